@@ -1,0 +1,133 @@
+// Configuration (DESIGN §1): flags, then environment, then defaults; read and checked once at start-up.
+// Nothing else in src/ reads the environment.
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export class ConfigError extends Error {
+  constructor(readonly key: string, problem: string) {
+    super(`${key}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface Settings {
+  baseUrl: string;
+  host: string;
+  port: number;
+  dataDir: string;
+  clientId: string | null;
+  clientSecret: string | null;
+  clientHosts: [string, string];
+  siteOrigin: string | null;
+  extraRedirectUris: string[];
+  extraOrigins: string[];
+  secretKey: Uint8Array | null;
+  allowPrivateHosts: boolean;
+}
+
+/** Settings plus what the data dir supplies when not configured. */
+export interface Config extends Settings {
+  clientId: string;
+  clientSecret: string;
+  secretKey: Uint8Array;
+  version: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const FLAGS: Record<string, string> = {
+  "--base-url": "MAILBOX_MCP_BASE_URL",
+  "--host": "MAILBOX_MCP_HOST",
+  "--port": "MAILBOX_MCP_PORT",
+  "--data-dir": "MAILBOX_MCP_DATA_DIR",
+};
+
+/** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
+export function flagsToEnv(args: string[]): Env {
+  const out: Env = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const key = FLAGS[name];
+    if (!key) throw new ConfigError(arg, "unknown option (see --help)");
+    const value = inline ?? args[++i];
+    if (value === undefined) throw new ConfigError(name, "needs a value");
+    out[key] = value;
+  }
+  return out;
+}
+
+function origin(key: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(key, `"${value}" is not a URL with a scheme, e.g. https://mail.example.com`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(key, "must start with http:// or https://");
+  if (url.pathname !== "/" || url.search || url.hash) throw new ConfigError(key, "must be an origin only (scheme and host, no path)");
+  return url.origin;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+function bool(key: string, value: string | undefined): boolean {
+  if (value === undefined || value === "") return false;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(key, `"${value}" is not true or false`);
+}
+
+function port(key: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 65535) throw new ConfigError(key, `"${value}" is not a port (1-65535)`);
+  return n;
+}
+
+export function decodeSecretKey(key: string, value: string): Uint8Array {
+  const bytes = Buffer.from(value.trim(), "base64");
+  if (bytes.length !== 32 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
+    throw new ConfigError(key, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)");
+  }
+  return new Uint8Array(bytes);
+}
+
+export function defaultDataDir(env: Env): string {
+  const xdg = env.XDG_DATA_HOME;
+  return join(xdg && xdg.startsWith("/") ? xdg : join(env.HOME ?? homedir(), ".local", "share"), "mailbox-mcp");
+}
+
+export function parseSettings(args: string[], env: Env): Settings {
+  const e = { ...env, ...flagsToEnv(args) };
+  const host = e.MAILBOX_MCP_HOST || "127.0.0.1";
+  const p = port("MAILBOX_MCP_PORT", e.MAILBOX_MCP_PORT, 8787);
+  const baseUrl = e.MAILBOX_MCP_BASE_URL
+    ? origin("MAILBOX_MCP_BASE_URL", e.MAILBOX_MCP_BASE_URL)
+    : `http://localhost:${p}`;
+  const hosts = list(e.MAILBOX_MCP_CLIENT_HOSTS ?? "claude.ai,claude.com");
+  if (hosts.length !== 2 || hosts.some((h) => !/^[a-z0-9.-]+(:\d+)?$/i.test(h))) {
+    throw new ConfigError("MAILBOX_MCP_CLIENT_HOSTS", "must be two host names separated by a comma");
+  }
+  for (const uri of list(e.MAILBOX_MCP_EXTRA_REDIRECT_URIS)) {
+    if (!URL.canParse(uri)) throw new ConfigError("MAILBOX_MCP_EXTRA_REDIRECT_URIS", `"${uri}" is not an absolute URL`);
+  }
+  const secret = e.MAILBOX_MCP_CLIENT_SECRET || null;
+  if (secret !== null && secret.length < 16) throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", "must be at least 16 characters");
+  return {
+    baseUrl,
+    host,
+    port: p,
+    dataDir: e.MAILBOX_MCP_DATA_DIR || defaultDataDir(e),
+    clientId: e.MAILBOX_MCP_CLIENT_ID || null,
+    clientSecret: secret,
+    clientHosts: [hosts[0]!, hosts[1]!],
+    siteOrigin: e.MAILBOX_MCP_SITE_ORIGIN ? origin("MAILBOX_MCP_SITE_ORIGIN", e.MAILBOX_MCP_SITE_ORIGIN) : null,
+    extraRedirectUris: list(e.MAILBOX_MCP_EXTRA_REDIRECT_URIS),
+    extraOrigins: list(e.MAILBOX_MCP_EXTRA_ORIGINS).map((o) => origin("MAILBOX_MCP_EXTRA_ORIGINS", o)),
+    secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
+    allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
+  };
+}

@@ -1,0 +1,29 @@
+// Wires the plugins into one Elysia app. Dependencies come in; nothing here reads the environment.
+import { Elysia } from "elysia";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { GrantStore } from "../store/grants.ts";
+import { discoveryRoutes } from "./discovery.ts";
+import { mapError } from "./errors.ts";
+import { healthRoutes } from "./health.ts";
+import { corsPolicy, securityHeaders } from "./security.ts";
+
+export interface AppDeps {
+  config: Config;
+  grants: GrantStore;
+  clock: Clock;
+  log: Logger;
+}
+
+export function createApp(deps: AppDeps) {
+  const { config, log } = deps;
+  return new Elysia({ name: "mailbox-mcp" })
+    .use(securityHeaders())
+    .use(corsPolicy(config))
+    .onError(({ code, error, path }) => mapError(code, error, log, path))
+    .use(healthRoutes(config.version))
+    .use(discoveryRoutes(config.baseUrl));
+}
+
+export type App = ReturnType<typeof createApp>;

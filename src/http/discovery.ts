@@ -1,0 +1,13 @@
+import { Elysia } from "elysia";
+import { protectedResourceMetadata, serverMetadata } from "../oauth/metadata.ts";
+
+/** /oauth/meta and the well-known documents MCP clients discover (DESIGN §2). */
+export function discoveryRoutes(baseUrl: string) {
+  const meta = serverMetadata(baseUrl);
+  const prm = protectedResourceMetadata(baseUrl);
+  return new Elysia({ name: "discovery" })
+    .get("/oauth/meta", () => meta)
+    .get("/.well-known/oauth-authorization-server", () => meta)
+    .get("/.well-known/oauth-protected-resource", () => prm)
+    .get("/.well-known/oauth-protected-resource/mcp", () => prm);
+}

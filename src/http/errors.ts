@@ -1,0 +1,51 @@
+// Every error becomes an HTTP response here, in one place. Unknown errors are logged and become a
+// generic 500: no stack or internal message ever reaches the client.
+import type { Logger } from "../log.ts";
+import { OAuthError } from "../oauth/errors.ts";
+
+/** An expected failure with a status and a message safe to show. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+function validationSummary(error: unknown): string {
+  const e = error as { all?: Array<{ path?: string; summary?: string; message?: string }> };
+  const first = e.all?.[0];
+  if (!first) return "the request is malformed";
+  const field = (first.path ?? "").replace(/^\//, "");
+  return field ? `${field}: ${first.summary ?? first.message ?? "invalid"}` : first.summary ?? "the request is malformed";
+}
+
+export function mapError(code: string | number, error: unknown, log: Logger, path: string): Response {
+  if (error instanceof OAuthError) {
+    return json(error.status, error.toJSON(), { "cache-control": "no-store" });
+  }
+  if (error instanceof AppError) {
+    return json(error.status, { error: error.code, error_description: error.message }, error.headers);
+  }
+  switch (code) {
+    case "VALIDATION":
+      return json(400, { error: "invalid_request", error_description: validationSummary(error) });
+    case "PARSE":
+      return json(400, { error: "invalid_request", error_description: "the request body could not be parsed" });
+    case "NOT_FOUND":
+      return json(404, { error: "not_found", error_description: "no such endpoint" });
+  }
+  log.error("unhandled error", { path, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  return json(500, { error: "server_error", error_description: "internal error" });
+}

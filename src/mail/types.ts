@@ -1,0 +1,39 @@
+// Shared mail-layer types. Credentials travel only in memory; the store keeps them sealed.
+export type Security = "tls" | "starttls" | "none";
+
+export interface ServerEndpoint {
+  host: string;
+  port: number;
+  security: Security;
+}
+
+/** What the setup form collects and the store seals: enough to open IMAP and SMTP. */
+export interface MailAccount {
+  provider: string;
+  email: string;
+  /** Login name; usually the email address. */
+  username: string;
+  password: string;
+  imap: ServerEndpoint;
+  smtp: ServerEndpoint;
+  /** True when the provider files sent mail in Sent itself (Gmail), so we must not APPEND a copy. */
+  providerSavesSent: boolean;
+}
+
+export type MailErrorKind = "auth" | "unreachable" | "tls" | "timeout" | "protocol" | "not_found" | "invalid";
+
+/** A mail-server failure with a message fit for a person or a model: what happened and what to do. */
+export class MailError extends Error {
+  constructor(readonly kind: MailErrorKind, message: string) {
+    super(message);
+    this.name = "MailError";
+  }
+}
+
+export function encodeAccount(account: MailAccount): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(account));
+}
+
+export function decodeAccount(bytes: Uint8Array): MailAccount {
+  return JSON.parse(new TextDecoder().decode(bytes)) as MailAccount;
+}

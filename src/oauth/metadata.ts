@@ -1,0 +1,43 @@
+// Discovery documents: RFC 8414 server metadata with the spec's exact values, and RFC 9728
+// protected resource metadata so MCP clients find the authorization server from a 401.
+export const SCOPE = "email:read email:write";
+export const SCOPES = ["email:read", "email:write"];
+
+export function serverMetadata(baseUrl: string) {
+  return {
+    issuer: baseUrl,
+    authorization_endpoint: `${baseUrl}/oauth/authorize`,
+    token_endpoint: `${baseUrl}/oauth/token`,
+    revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code"],
+    code_challenge_methods_supported: ["S256"],
+    // Exactly one method: clients fall back to client_secret_basic otherwise (DESIGN §2).
+    token_endpoint_auth_methods_supported: ["client_secret_post"],
+    scopes_supported: SCOPES,
+  };
+}
+
+export function resourceUrl(baseUrl: string): string {
+  return `${baseUrl}/mcp`;
+}
+
+export function protectedResourceMetadata(baseUrl: string) {
+  return {
+    resource: resourceUrl(baseUrl),
+    authorization_servers: [baseUrl],
+    scopes_supported: SCOPES,
+    bearer_methods_supported: ["header"],
+    resource_name: "mailbox-mcp",
+  };
+}
+
+export function resourceMetadataUrl(baseUrl: string): string {
+  return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
+}
+
+/** RFC 8707 `resource` values this server accepts: its MCP endpoint or its origin, trailing slash tolerated. */
+export function isOwnResource(baseUrl: string, resource: string): boolean {
+  const trimmed = resource.endsWith("/") ? resource.slice(0, -1) : resource;
+  return trimmed === resourceUrl(baseUrl) || trimmed === baseUrl;
+}

@@ -1,0 +1,69 @@
+// The data dir (DESIGN §1): created 0700; holds the SQLite store, the master key file (0600, base64)
+// and the generated OAuth client id/secret, so a restart keeps the same client.
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, decodeSecretKey, type Config, type Settings } from "../config.ts";
+import { randomHex } from "./crypto.ts";
+
+export const KEY_FILE = "secret.key";
+export const CLIENT_FILE = "client.json";
+export const DB_FILE = "mailbox-mcp.sqlite";
+
+type Warn = (message: string) => void;
+
+function ensureDir(dir: string, warn: Warn): void {
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const mode = statSync(dir).mode & 0o777;
+    if (mode !== 0o700) {
+      chmodSync(dir, 0o700);
+      warn(`data dir ${dir} had mode ${mode.toString(8)}; tightened to 700`);
+    }
+    accessSync(dir, constants.W_OK | constants.R_OK);
+  } catch (err) {
+    throw new ConfigError("MAILBOX_MCP_DATA_DIR", `${dir} is not a writable directory (${(err as Error).message})`);
+  }
+}
+
+function writeSecretFile(path: string, text: string): void {
+  // "wx": never overwrite a key another process just wrote.
+  writeFileSync(path, text, { mode: 0o600, flag: "wx" });
+}
+
+function loadOrCreateKey(dir: string, warn: Warn): Uint8Array {
+  const path = join(dir, KEY_FILE);
+  if (!existsSync(path)) writeSecretFile(path, Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64") + "\n");
+  const mode = statSync(path).mode & 0o777;
+  if (mode !== 0o600) {
+    chmodSync(path, 0o600);
+    warn(`key file ${path} had mode ${mode.toString(8)}; tightened to 600`);
+  }
+  return decodeSecretKey(path, readFileSync(path, "utf8"));
+}
+
+function loadOrCreateClient(dir: string): { clientId: string; clientSecret: string } {
+  const path = join(dir, CLIENT_FILE);
+  if (!existsSync(path)) {
+    const client = { client_id: `mailbox-mcp-${randomHex(8)}`, client_secret: randomHex(32) };
+    writeSecretFile(path, JSON.stringify(client, null, 2) + "\n");
+  }
+  const parsed = JSON.parse(readFileSync(path, "utf8")) as { client_id?: unknown; client_secret?: unknown };
+  if (typeof parsed.client_id !== "string" || typeof parsed.client_secret !== "string") {
+    throw new ConfigError(path, "is not a client file with client_id and client_secret");
+  }
+  return { clientId: parsed.client_id, clientSecret: parsed.client_secret };
+}
+
+/** Create or reuse the data dir and fill in what configuration left to it. */
+export function prepareDataDir(settings: Settings, version: string, warn: Warn): Config {
+  ensureDir(settings.dataDir, warn);
+  const secretKey = settings.secretKey ?? loadOrCreateKey(settings.dataDir, warn);
+  const stored = settings.clientId && settings.clientSecret ? null : loadOrCreateClient(settings.dataDir);
+  return {
+    ...settings,
+    secretKey,
+    clientId: settings.clientId ?? stored!.clientId,
+    clientSecret: settings.clientSecret ?? stored!.clientSecret,
+    version,
+  };
+}

@@ -1,0 +1,204 @@
+// The credential store: pending authorizations, codes, tokens and the sealed credentials behind them.
+// Envelope scheme (DESIGN §4): each grant's credentials are sealed under a random data key; that key
+// is stored only wrapped under HMAC(master key, code or token). Revoking deletes the grant row.
+import type { Database } from "bun:sqlite";
+import type { Clock } from "../clock.ts";
+import {
+  hashSecret, newDataKey, open, randomHex, safeEqual, seal, unwrapDataKey, wrapDataKey,
+} from "./crypto.ts";
+
+export interface PendingRequest {
+  idHash: string;
+  csrfHash: string;
+  redirectUri: string;
+  codeChallenge: string;
+  state: string;
+  resource: string | null;
+  expiresAt: number;
+}
+
+export interface CodeRecord {
+  codeHash: string;
+  grantId: string;
+  codeChallenge: string;
+  redirectUri: string;
+  resource: string | null;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+export interface TokenRecord {
+  /** SHA-256 of the token: a stable id for sessions and pooled connections, safe to keep in memory. */
+  id: string;
+  grantId: string;
+  scope: string;
+  resource: string | null;
+  expiresAt: number;
+}
+
+type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt">;
+
+export class GrantStore {
+  constructor(
+    private readonly db: Database,
+    private readonly masterKey: Uint8Array,
+    private readonly clock: Clock,
+  ) {}
+
+  createPending(req: NewPending, ttlMs: number): { requestId: string; csrfToken: string } {
+    const requestId = randomHex(32);
+    const csrfToken = randomHex(32);
+    this.db
+      .query(`INSERT INTO pending_requests VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp)`)
+      .run({
+        id: hashSecret(requestId), csrf: hashSecret(csrfToken), redirect: req.redirectUri,
+        challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs,
+      });
+    return { requestId, csrfToken };
+  }
+
+  /** The unexpired pending request, or null. */
+  getPending(requestId: string): PendingRequest | null {
+    const row = this.db
+      .query<PendingRequest, [string, number]>(
+        `SELECT id_hash AS idHash, csrf_hash AS csrfHash, redirect_uri AS redirectUri, code_challenge AS codeChallenge,
+                state, resource, expires_at AS expiresAt
+           FROM pending_requests WHERE id_hash = ? AND expires_at > ?`,
+      )
+      .get(hashSecret(requestId), this.clock());
+    return row ?? null;
+  }
+
+  csrfMatches(pending: PendingRequest, csrfToken: string): boolean {
+    return safeEqual(pending.csrfHash, hashSecret(csrfToken));
+  }
+
+  deletePending(pending: PendingRequest): void {
+    this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
+  }
+
+  /** Seal the credentials into a new grant and bind it to `code` (issued by the caller). */
+  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number): Promise<void> {
+    const grantId = randomHex(16);
+    const dataKey = newDataKey();
+    const sealed = await seal(dataKey, credentials, `grant:${grantId}`);
+    const wrapped = await wrapDataKey(this.masterKey, code, dataKey, `grant:${grantId}`);
+    dataKey.fill(0);
+    const now = this.clock();
+    this.db.transaction(() => {
+      this.db.query(`INSERT INTO grants VALUES (?, ?, ?)`).run(grantId, sealed, now);
+      this.db
+        .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`)
+        .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs);
+      this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
+    })();
+  }
+
+  /** The code's record whether used or expired (the caller decides), or null when unknown. */
+  findCode(code: string): CodeRecord | null {
+    const row = this.db
+      .query<CodeRecord, [string]>(
+        `SELECT code_hash AS codeHash, grant_id AS grantId, code_challenge AS codeChallenge, redirect_uri AS redirectUri,
+                resource, expires_at AS expiresAt, used_at AS usedAt
+           FROM codes WHERE code_hash = ?`,
+      )
+      .get(hashSecret(code));
+    return row ?? null;
+  }
+
+  /**
+   * Exchange an unused code for a new token: the data key is re-wrapped for the token and the
+   * code's copy destroyed. Returns null if the code was consumed meanwhile (a racing replay).
+   */
+  async redeemCode(code: string, record: CodeRecord, token: string, scope: string, ttlMs: number): Promise<TokenRecord | null> {
+    const wrappedByCode = this.db
+      .query<{ wrapped_key: Uint8Array | null }, [string]>(`SELECT wrapped_key FROM codes WHERE code_hash = ?`)
+      .get(record.codeHash)?.wrapped_key;
+    if (!wrappedByCode) return null;
+    const aad = `grant:${record.grantId}`;
+    const dataKey = await unwrapDataKey(this.masterKey, code, wrappedByCode, aad);
+    const wrappedByToken = await wrapDataKey(this.masterKey, token, dataKey, aad);
+    dataKey.fill(0);
+    const now = this.clock();
+    const tokenHash = hashSecret(token);
+    const done = this.db.transaction(() => {
+      const upd = this.db
+        .query(`UPDATE codes SET used_at = ?, wrapped_key = NULL, token_hash = ? WHERE code_hash = ? AND used_at IS NULL`)
+        .run(now, tokenHash, record.codeHash);
+      if (upd.changes !== 1) return false;
+      this.db
+        .query(`INSERT INTO tokens VALUES (?, ?, ?, ?, ?, ?, ?)`)
+        .run(tokenHash, record.grantId, wrappedByToken, scope, record.resource, now, now + ttlMs);
+      return true;
+    })();
+    if (!done) return null;
+    return { id: tokenHash, grantId: record.grantId, scope, resource: record.resource, expiresAt: now + ttlMs };
+  }
+
+  /**
+   * A used code came back: revoke the token issued from it (RFC 6749 §10.5).
+   * Returns the revoked token's id, if any, so live sessions can be closed.
+   */
+  revokeFromReplayedCode(record: CodeRecord): string | null {
+    const row = this.db
+      .query<{ token_hash: string | null }, [string]>(`SELECT token_hash FROM codes WHERE code_hash = ?`)
+      .get(record.codeHash);
+    this.db.query(`DELETE FROM grants WHERE id = ?`).run(record.grantId);
+    return row?.token_hash ?? null;
+  }
+
+  /** The active (unexpired, unrevoked) token's record, or null. */
+  findToken(token: string): TokenRecord | null {
+    const row = this.db
+      .query<TokenRecord, [string, number]>(
+        `SELECT token_hash AS id, grant_id AS grantId, scope, resource, expires_at AS expiresAt
+           FROM tokens WHERE token_hash = ? AND expires_at > ?`,
+      )
+      .get(hashSecret(token), this.clock());
+    return row ?? null;
+  }
+
+  /** Unwrap and open the credentials behind an active token; null when the token is gone. */
+  async openCredentials(token: string): Promise<Uint8Array | null> {
+    const row = this.db
+      .query<{ wrapped_key: Uint8Array; sealed_credentials: Uint8Array; grant_id: string }, [string, number]>(
+        `SELECT t.wrapped_key, g.sealed_credentials, g.id AS grant_id
+           FROM tokens t JOIN grants g ON g.id = t.grant_id
+          WHERE t.token_hash = ? AND t.expires_at > ?`,
+      )
+      .get(hashSecret(token), this.clock());
+    if (!row) return null;
+    const aad = `grant:${row.grant_id}`;
+    const dataKey = await unwrapDataKey(this.masterKey, token, row.wrapped_key, aad);
+    try {
+      return await open(dataKey, row.sealed_credentials, aad);
+    } finally {
+      dataKey.fill(0);
+    }
+  }
+
+  /** Revoke a token and destroy its credentials. Returns its id when it existed. */
+  revokeToken(token: string): string | null {
+    const tokenHash = hashSecret(token);
+    const row = this.db
+      .query<{ grant_id: string }, [string]>(`SELECT grant_id FROM tokens WHERE token_hash = ?`)
+      .get(tokenHash);
+    if (!row) return null;
+    this.db.query(`DELETE FROM grants WHERE id = ?`).run(row.grant_id);
+    return tokenHash;
+  }
+
+  /** Delete expired rows; grants left without a code or token go with them. */
+  purgeExpired(): void {
+    const now = this.clock();
+    this.db.transaction(() => {
+      this.db.query(`DELETE FROM pending_requests WHERE expires_at <= ?`).run(now);
+      this.db.query(`DELETE FROM codes WHERE expires_at <= ?`).run(now);
+      this.db.query(`DELETE FROM tokens WHERE expires_at <= ?`).run(now);
+      this.db.exec(
+        `DELETE FROM grants WHERE id NOT IN (SELECT grant_id FROM tokens)
+                              AND id NOT IN (SELECT grant_id FROM codes)`,
+      );
+    })();
+  }
+}

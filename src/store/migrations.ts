@@ -1,0 +1,48 @@
+// Schema history: index i upgrades user_version i → i+1. Never edit a shipped entry; append.
+// Secrets (request ids, CSRF tokens, codes, access tokens) appear only as SHA-256 hashes;
+// credentials only sealed (see crypto.ts and docs/oauth.md).
+export const migrations: string[] = [
+  `
+  CREATE TABLE pending_requests (
+    id_hash        TEXT PRIMARY KEY,
+    csrf_hash      TEXT NOT NULL,
+    redirect_uri   TEXT NOT NULL,
+    code_challenge TEXT NOT NULL,
+    state          TEXT NOT NULL,
+    resource       TEXT,
+    expires_at     INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE grants (
+    id                 TEXT PRIMARY KEY,
+    sealed_credentials BLOB NOT NULL,
+    created_at         INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE codes (
+    code_hash      TEXT PRIMARY KEY,
+    grant_id       TEXT NOT NULL,
+    wrapped_key    BLOB,
+    code_challenge TEXT NOT NULL,
+    redirect_uri   TEXT NOT NULL,
+    resource       TEXT,
+    expires_at     INTEGER NOT NULL,
+    used_at        INTEGER,
+    token_hash     TEXT
+  ) STRICT;
+
+  CREATE TABLE tokens (
+    token_hash  TEXT PRIMARY KEY,
+    grant_id    TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+    wrapped_key BLOB NOT NULL,
+    scope       TEXT NOT NULL,
+    resource    TEXT,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE INDEX pending_expiry ON pending_requests(expires_at);
+  CREATE INDEX codes_expiry ON codes(expires_at);
+  CREATE INDEX tokens_expiry ON tokens(expires_at);
+  `,
+];

@@ -1,0 +1,43 @@
+// Builds the real app on an in-memory store with a manual clock, for app.handle() tests.
+import { manualClock } from "../../src/clock.ts";
+import type { Config } from "../../src/config.ts";
+import { createApp, type AppDeps } from "../../src/http/app.ts";
+import { memoryLogger } from "../../src/log.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { GrantStore } from "../../src/store/grants.ts";
+
+export const TEST_CLIENT_ID = "test-client";
+export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    baseUrl: "http://localhost",
+    host: "127.0.0.1",
+    port: 8787,
+    dataDir: "/nonexistent",
+    clientId: TEST_CLIENT_ID,
+    clientSecret: TEST_CLIENT_SECRET,
+    clientHosts: ["claude.ai", "claude.com"],
+    siteOrigin: "https://site.example",
+    extraRedirectUris: [],
+    extraOrigins: [],
+    secretKey: new Uint8Array(32).fill(7),
+    allowPrivateHosts: true,
+    version: "0.0.0-test",
+    ...overrides,
+  };
+}
+
+export function testDeps(overrides: Partial<Config> = {}) {
+  const config = testConfig(overrides);
+  const clock = manualClock(Date.now());
+  const log = memoryLogger();
+  const db = openDatabase(":memory:");
+  const grants = new GrantStore(db, config.secretKey, clock);
+  return { config, clock, log, db, grants } satisfies AppDeps & Record<string, unknown>;
+}
+
+export function testApp(overrides: Partial<Config> = {}) {
+  const deps = testDeps(overrides);
+  return { ...deps, app: createApp(deps) };
+}

@@ -1,0 +1,297 @@
+// A private, throw-away Dovecot (IMAP only) for integration tests.
+// Traps it avoids are listed in /work/shared/STACK-NOTES.md ("Dovecot for tests").
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { ImapFlow } from "imapflow";
+
+export interface MailUser { user: string; pass: string; email: string }
+export type UserName = "alice" | "bob";
+/** A message for seedBulk: raw RFC 5322 text, optionally with IMAP flags (\Seen, \Flagged...). */
+export type BulkMessage = string | { raw: string; flags?: string[] };
+
+export interface DovecotServer {
+  host: "localhost";
+  port: number;
+  users: Record<UserName, MailUser>;
+  /** Temp dir holding dovecot.conf, dovecot.log and mail/<name>/ (Maildir++). */
+  dir: string;
+  /** IMAP APPEND as `user` ("alice" or her email); the folder must exist. */
+  deliver(user: string, raw: string | Uint8Array, folder?: string, flags?: string[]): Promise<void>;
+  /** Writes Maildir files directly (fast); Dovecot indexes them on the next sync. UIDs follow i. */
+  seedBulk(user: string, folder: string, count: number, makeMessage: (i: number) => BulkMessage): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DovecotOptions {
+  /** Namespace hierarchy separator seen by IMAP clients (on disk it is always Maildir++ "."). */
+  separator?: "/" | ".";
+  timeoutMs?: number;
+  /** Keep the temp dir after stop() (for debugging). Also: MAILBOX_TEST_KEEP_DIR=1. */
+  keepDir?: boolean;
+}
+
+export const USERS: Record<UserName, MailUser> = {
+  alice: { user: "alice@example.test", pass: "alice-pw-Secr3t!", email: "alice@example.test" },
+  bob: { user: "bob@example.test", pass: "bob-pw-Secr3t!", email: "bob@example.test" },
+};
+
+export const INSTALL_HINT =
+  'Dovecot is not installed: run "apt-get install -y dovecot-imapd" (the test script does this for you: bun run test)';
+
+// Every dovecot we started, so a crashed run (or an exit that skipped afterAll) leaves none behind.
+const running = new Map<Bun.Subprocess, string>();
+process.on("exit", () => {
+  for (const [proc, dir] of running) {
+    try { proc.kill("SIGKILL"); } catch {}
+    if (!keepDirs()) rmSync(dir, { recursive: true, force: true });
+  }
+});
+const keepDirs = () => process.env.MAILBOX_TEST_KEEP_DIR === "1";
+
+interface Identity { uid: number; gid: number; user: string; group: string; loginUser: string }
+
+// As root Dovecot refuses to run login/mail processes as root; as non-root it can only be itself.
+function identity(): Identity {
+  if (process.getuid?.() === 0) {
+    const line = readFileSync("/etc/passwd", "utf8").split("\n").find((l) => l.startsWith("dovecot:"));
+    if (!line) throw new Error('No "dovecot" system user: reinstall with "apt-get install -y dovecot-imapd"');
+    const [, , uid, gid] = line.split(":");
+    return { uid: Number(uid), gid: Number(gid), user: "dovecot", group: "dovecot", loginUser: "dovenull" };
+  }
+  const me = userInfo();
+  const group = readFileSync("/etc/group", "utf8").split("\n").map((l) => l.split(":")).find((f) => Number(f[2]) === me.gid)?.[0];
+  return { uid: me.uid, gid: me.gid, user: me.username, group: group ?? me.username, loginUser: me.username };
+}
+
+function dovecotBinary(): string {
+  const bin = Bun.which("dovecot", { PATH: `${process.env.PATH ?? ""}:/usr/sbin:/sbin` });
+  if (!bin) throw new Error(INSTALL_HINT);
+  return bin;
+}
+
+/** A port free on 127.0.0.1 right now (bind port 0, read it, close). */
+export function freePort(host = "127.0.0.1"): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, host, () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+// "localhost" may resolve to ::1 on other machines: listen there too when the port is free on it.
+async function canBind(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, host, () => srv.close(() => resolve(true)));
+  });
+}
+
+function config(dir: string, port: number, listen: string, id: Identity, sep: string): string {
+  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"]
+    .map((m) => `  mailbox ${m} {\n    special_use = \\${m}\n    auto = subscribe\n  }`).join("\n");
+  return `protocols = imap
+listen = ${listen}
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+instance_name = mailbox-mcp-test-${port}
+log_path = ${dir}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_failure_delay = 0
+default_login_user = ${id.loginUser}
+default_internal_user = ${id.user}
+default_internal_group = ${id.group}
+first_valid_uid = ${id.uid}
+first_valid_gid = ${id.gid}
+mail_location = maildir:${dir}/mail/%n
+mail_fsync = never
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN ${dir}/passwd
+}
+userdb {
+  driver = static
+  args = uid=${id.uid} gid=${id.gid} home=${dir}/mail/%n
+}
+protocol imap {
+  mail_max_userip_connections = 1000
+}
+service anvil {
+  chroot =
+}
+service imap-login {
+  chroot =
+  service_count = 0
+  inet_listener imap {
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+namespace inbox {
+  inbox = yes
+  separator = ${sep}
+${special}
+}
+`;
+}
+
+/** Resolves when the port answers with an IMAP greeting. */
+function greeting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = createConnection({ host: "127.0.0.1", port });
+    const done = (ok: boolean) => { sock.destroy(); resolve(ok); };
+    sock.setTimeout(1000, () => done(false));
+    sock.once("error", () => done(false));
+    sock.once("data", (d) => done(d.toString().startsWith("* OK")));
+  });
+}
+
+async function waitReady(proc: Bun.Subprocess, port: number, dir: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`dovecot exited (${proc.exitCode}):\n${logTail(dir)}`);
+    if (await greeting(port)) return;
+    await Bun.sleep(20);
+  }
+  throw new Error(`dovecot did not answer on port ${port} within ${timeoutMs} ms:\n${logTail(dir)}`);
+}
+
+function logTail(dir: string): string {
+  return ["master.out", "dovecot.log"]
+    .map((f) => join(dir, f)).filter(existsSync)
+    .map((f) => readFileSync(f, "utf8").split("\n").slice(-15).join("\n")).join("\n");
+}
+
+function prepareDir(id: Identity): string {
+  const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-dovecot-"));
+  chmodSync(dir, 0o755); // login/auth processes run as other users and must traverse it
+  mkdirSync(join(dir, "mail"));
+  chownSync(join(dir, "mail"), id.uid, id.gid);
+  const lines = Object.values(USERS).map((u) => `${u.user}:{PLAIN}${u.pass}::::::`);
+  writeFileSync(join(dir, "passwd"), lines.join("\n") + "\n", { mode: 0o644 });
+  return dir;
+}
+
+function spawnDovecot(dir: string): Bun.Subprocess {
+  // Output goes to a file: an inherited stdout would keep the calling shell open if we died.
+  const out = openSync(join(dir, "master.out"), "a");
+  try {
+    return Bun.spawn([dovecotBinary(), "-F", "-c", join(dir, "dovecot.conf")], { stdin: "ignore", stdout: out, stderr: out });
+  } finally {
+    closeSync(out);
+  }
+}
+
+function resolveUser(user: string): MailUser {
+  const found = Object.entries(USERS).find(([name, u]) => name === user || u.email === user.toLowerCase());
+  if (!found) throw new Error(`unknown test user ${user}`);
+  return found[1];
+}
+
+async function stopProcess(proc: Bun.Subprocess): Promise<void> {
+  proc.kill("SIGTERM");
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+  await proc.exited;
+  clearTimeout(killer);
+}
+
+export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotServer> {
+  dovecotBinary(); // fail fast with the install hint
+  const id = identity();
+  const sep = opts.separator ?? "/";
+  for (let attempt = 1; ; attempt++) {
+    const dir = prepareDir(id);
+    const port = await freePort();
+    const listen = (await canBind("::1", port)) ? "127.0.0.1, ::1" : "127.0.0.1";
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep));
+    const proc = spawnDovecot(dir);
+    running.set(proc, dir);
+    try {
+      await waitReady(proc, port, dir, opts.timeoutMs ?? 10_000);
+    } catch (err) {
+      running.delete(proc);
+      await stopProcess(proc);
+      const raced = /Address already in use/.test(logTail(dir));
+      rmSync(dir, { recursive: true, force: true });
+      if (raced && attempt < 3) continue; // someone took the port between probe and bind
+      throw err;
+    }
+    return makeServer(proc, dir, port, id, sep, opts.keepDir ?? keepDirs());
+  }
+}
+
+function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identity, sep: string, keep: boolean): DovecotServer {
+  let stopping: Promise<void> | undefined;
+  return {
+    host: "localhost",
+    port,
+    users: USERS,
+    dir,
+    deliver: (user, raw, folder = "INBOX", flags) => append(port, resolveUser(user), raw, folder, flags),
+    seedBulk: async (user, folder, count, make) => {
+      const root = join(dir, "mail", resolveUser(user).email.split("@")[0]!);
+      writeMaildir(root, folder, sep, id, count, make);
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        running.delete(proc);
+        await stopProcess(proc);
+        if (!keep) rmSync(dir, { recursive: true, force: true });
+      })()),
+  };
+}
+
+async function append(port: number, u: MailUser, raw: string | Uint8Array, folder: string, flags?: string[]): Promise<void> {
+  const client = new ImapFlow({ host: "localhost", port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
+  await client.connect();
+  try {
+    const res = await client.append(folder, typeof raw === "string" ? raw : Buffer.from(raw), flags);
+    if (!res) throw new Error(`APPEND to ${folder} for ${u.user} failed`);
+  } finally {
+    await client.logout().catch(() => client.close());
+  }
+}
+
+// Maildir names carry a (secs, usecs) pair; one process-wide counter keeps them unique and ordered.
+const seqBase = Math.floor(Date.now() / 1000) * 1e6;
+let seq = 0;
+
+const MAILDIR_FLAGS: Record<string, string> = { "\\Draft": "D", "\\Flagged": "F", "\\Answered": "R", "\\Seen": "S", "\\Deleted": "T" };
+
+// Maildir++: INBOX is the root, "A/B" is the directory ".A.B". Created as the mail user, or
+// Dovecot cannot write its index/uidlist files next to them.
+function folderDir(root: string, folder: string, sep: string, id: Identity): string {
+  if (!/^[\x20-\x7e]+$/.test(folder) || (sep !== "." && folder.includes("."))) throw new Error(`seedBulk: unsupported folder name ${folder}`);
+  const path = folder.toUpperCase() === "INBOX" ? root : join(root, "." + folder.split(sep).join("."));
+  for (const d of [root, path, join(path, "cur"), join(path, "new"), join(path, "tmp")]) {
+    if (!existsSync(d)) { mkdirSync(d, { mode: 0o700 }); chownSync(d, id.uid, id.gid); }
+  }
+  const marker = join(path, "maildirfolder");
+  if (path !== root && !existsSync(marker)) { writeFileSync(marker, ""); chownSync(marker, id.uid, id.gid); }
+  return path;
+}
+
+function writeMaildir(root: string, folder: string, sep: string, id: Identity, count: number, make: (i: number) => BulkMessage): void {
+  const cur = join(folderDir(root, folder, sep, id), "cur");
+  const chown = process.getuid?.() === 0;
+  for (let i = 0; i < count; i++) {
+    const m = make(i);
+    const raw = Buffer.from(typeof m === "string" ? m : m.raw);
+    const letters = (typeof m === "string" ? [] : m.flags ?? []).map((f) => MAILDIR_FLAGS[f] ?? "").sort().join("");
+    // Dovecot orders new files by the time in their name, so encode i there to keep UIDs in order.
+    const t = seqBase + seq++;
+    const name = `${Math.floor(t / 1e6)}.M${t % 1e6}P${process.pid}Q${seq}.mailbox-mcp-test,S=${raw.length}:2,${letters}`;
+    const file = join(cur, name);
+    writeFileSync(file, raw);
+    if (chown) chownSync(file, id.uid, id.gid);
+  }
+}

@@ -1,0 +1,1 @@
+// Preloaded once per `bun test` run (bunfig.toml). The harness starts lazily in harness.ts.
