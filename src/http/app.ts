@@ -3,17 +3,22 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
+import { mcpRoutes } from "./mcp-route.ts";
+import { oauthRoutes } from "./oauth-routes.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
+import { setupRoutes } from "./setup-routes.ts";
 
 export interface AppDeps {
   config: Config;
   grants: GrantStore;
   clock: Clock;
   log: Logger;
+  events: TokenEvents;
 }
 
 export function createApp(deps: AppDeps) {
@@ -23,7 +28,10 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(discoveryRoutes(config.baseUrl));
+    .use(discoveryRoutes(config.baseUrl))
+    .use(setupRoutes(deps))
+    .use(oauthRoutes(deps))
+    .use(mcpRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -5,6 +5,7 @@ import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { memoryLogger } from "../../src/log.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { GrantStore } from "../../src/store/grants.ts";
+import { TokenEvents } from "../../src/oauth/token-events.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
@@ -34,7 +35,8 @@ export function testDeps(overrides: Partial<Config> = {}) {
   const log = memoryLogger();
   const db = openDatabase(":memory:");
   const grants = new GrantStore(db, config.secretKey, clock);
-  return { config, clock, log, db, grants } satisfies AppDeps & Record<string, unknown>;
+  const events = new TokenEvents();
+  return { config, clock, log, db, grants, events } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}) {
