@@ -1,1 +1,7 @@
-// Preloaded once per `bun test` run (bunfig.toml). The harness starts lazily in harness.ts.
+// bunfig [test] preload: only registers cleanup. Servers start lazily in getHarness().
+// A hook in a preload file is global: this afterAll runs once, after every test file.
+// If it never runs (crash, hook timeout), dovecot.ts's process "exit" handler SIGKILLs Dovecot.
+import { afterAll } from "bun:test";
+import { stopHarness } from "./harness.ts";
+
+afterAll(stopHarness, 15_000);

@@ -1,0 +1,122 @@
+// Command-line verbs: serve (default), client, healthcheck, --help, --version.
+import pkg from "../package.json" with { type: "json" };
+import { ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { startService } from "./service.ts";
+import { prepareDataDir } from "./store/data-dir.ts";
+
+type Env = Record<string, string | undefined>;
+type Out = (text: string) => void;
+
+export const HELP = `mailbox-mcp ${pkg.version} — an MCP server for your own mailbox (IMAP + SMTP, OAuth 2.0 + PKCE)
+
+Usage:
+  mailbox-mcp [serve] [options]   start the server (the default)
+  mailbox-mcp client [options]    print what to paste into Claude.ai, Claude Code or MCP Inspector
+  mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
+  mailbox-mcp --help | --version
+
+Options (each also an environment variable; flags win):
+  --base-url URL    MAILBOX_MCP_BASE_URL    public origin clients use (default http://localhost:PORT)
+  --host HOST       MAILBOX_MCP_HOST        listen address (default 127.0.0.1)
+  --port PORT       MAILBOX_MCP_PORT        listen port (default 8787)
+  --data-dir DIR    MAILBOX_MCP_DATA_DIR    store and keys (default ~/.local/share/mailbox-mcp)
+
+Environment only:
+  MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start)
+  MAILBOX_MCP_CLIENT_HOSTS         hosted client callback hosts (default claude.ai,claude.com)
+  MAILBOX_MCP_SITE_ORIGIN          one more allowed web origin
+  MAILBOX_MCP_EXTRA_REDIRECT_URIS  comma list of exact redirect URIs (e.g. http://localhost:8080/callback)
+  MAILBOX_MCP_EXTRA_ORIGINS        comma list of further CORS origins
+  MAILBOX_MCP_SECRET_KEY           32-byte base64 master key (default: secret.key in the data dir)
+  MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
+`;
+
+function loadConfig(args: string[], env: Env, log: Logger): Config {
+  return prepareDataDir(parseSettings(args, env), pkg.version, (m) => log.warn(m));
+}
+
+export function clientInstructions(config: Config): string {
+  const mcp = `${config.baseUrl}/mcp`;
+  return `mailbox-mcp client settings
+
+  MCP server URL : ${mcp}
+  Client ID      : ${config.clientId}
+  Client secret  : ${config.clientSecret}
+
+The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${config.baseUrl}):
+clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).
+
+Claude.ai (Settings → Connectors → Add custom connector):
+  URL: ${mcp}
+  Advanced settings → OAuth Client ID: ${config.clientId}
+                      OAuth Client Secret: ${config.clientSecret}
+  Claude.ai reaches your server from the internet: put it behind HTTPS (see README).
+
+Claude Code:
+  Start the server with MAILBOX_MCP_EXTRA_REDIRECT_URIS=http://localhost:8080/callback, then run
+  MCP_CLIENT_SECRET='${config.clientSecret}' claude mcp add --transport http \\
+    --client-id ${config.clientId} --client-secret --callback-port 8080 mailbox ${mcp}
+  and run /mcp in Claude Code to sign in.
+
+MCP Inspector (npx @modelcontextprotocol/inspector):
+  Open http://localhost:6274 (not the 127.0.0.1 address its banner prints: only the localhost
+  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Authentication set
+  Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
+  In direct (browser) mode also start the server with MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274.
+`;
+}
+
+async function healthcheck(config: Settings): Promise<number> {
+  const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}/health`;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    const body = (await res.json()) as { status?: string };
+    return res.ok && body.status === "ok" ? 0 : 1;
+  } catch {
+    return 1;
+  }
+}
+
+function serveForever(config: Config, log: Logger): boolean {
+  let service;
+  try {
+    service = startService(config, log);
+  } catch (err) {
+    const e = err as { code?: string; message: string };
+    const why = e.code === "EADDRINUSE" ? `port ${config.port} on ${config.host} is already in use` : e.message;
+    process.stderr.write(`mailbox-mcp: cannot start: ${why}\n`);
+    return false;
+  }
+  log.info(`mailbox-mcp ${pkg.version} listening`, { address: service.url, base_url: config.baseUrl });
+  log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId });
+  log.info(`client secret: run "mailbox-mcp client" or read ${config.dataDir}/client.json`);
+  const shutdown = (signal: string) => {
+    log.info("shutting down", { signal });
+    service.stop().finally(() => process.exit(0));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  return true;
+}
+
+/** Runs a verb; returns an exit code, or null when the server keeps running. */
+export async function run(argv: string[], env: Env, out: Out = (t) => process.stdout.write(t)): Promise<number | null> {
+  const log = createLogger();
+  if (argv.includes("--help") || argv.includes("-h")) return out(HELP), 0;
+  if (argv.includes("--version") || argv.includes("-v")) return out(`${pkg.version}\n`), 0;
+  const [verb, ...rest] = argv[0] && !argv[0].startsWith("-") ? [argv[0], ...argv.slice(1)] : ["serve", ...argv];
+  try {
+    if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
+    if (verb === "healthcheck") return healthcheck(parseSettings(rest, env));
+    if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;
+    return serveForever(loadConfig(rest, env, log), log) ? null : 1;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`mailbox-mcp: configuration error: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ConfigError, parseSettings } from "../src/config.ts";
+import { prepareDataDir } from "../src/store/data-dir.ts";
+
+const dir = () => mkdtempSync(join(tmpdir(), "cfg-"));
+
+describe("parseSettings", () => {
+  test("defaults", () => {
+    const s = parseSettings([], { HOME: "/home/u" });
+    expect(s.host).toBe("127.0.0.1");
+    expect(s.port).toBe(8787);
+    expect(s.baseUrl).toBe("http://localhost:8787");
+    expect(s.dataDir).toBe("/home/u/.local/share/mailbox-mcp");
+    expect(s.clientHosts).toEqual(["claude.ai", "claude.com"]);
+    expect(s.allowPrivateHosts).toBe(false);
+  });
+
+  test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
+    const s = parseSettings(["--port", "9000", "--base-url=https://mail.example.com/"], {
+      MAILBOX_MCP_PORT: "8000", XDG_DATA_HOME: "/xdg",
+    });
+    expect(s.port).toBe(9000);
+    expect(s.baseUrl).toBe("https://mail.example.com");
+    expect(s.dataDir).toBe("/xdg/mailbox-mcp");
+  });
+
+  const bad: Array<[string, Record<string, string>, string[]]> = [
+    ["MAILBOX_MCP_PORT", { MAILBOX_MCP_PORT: "70000" }, []],
+    ["MAILBOX_MCP_PORT", { MAILBOX_MCP_PORT: "abc" }, []],
+    ["MAILBOX_MCP_BASE_URL", { MAILBOX_MCP_BASE_URL: "mail.example.com" }, []],
+    ["MAILBOX_MCP_BASE_URL", { MAILBOX_MCP_BASE_URL: "https://x.example/sub" }, []],
+    ["MAILBOX_MCP_SECRET_KEY", { MAILBOX_MCP_SECRET_KEY: Buffer.alloc(16).toString("base64") }, []],
+    ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
+    ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
+    ["--nope", {}, ["--nope", "1"]],
+  ];
+  for (const [key, env, args] of bad) {
+    test(`a bad ${key} stops start-up naming the key`, () => {
+      let err: unknown;
+      try {
+        parseSettings(args, env);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as ConfigError).message.startsWith(key)).toBe(true);
+    });
+  }
+
+  test("a 32-byte base64 key is accepted", () => {
+    const key = Buffer.alloc(32, 9).toString("base64");
+    expect(parseSettings([], { MAILBOX_MCP_SECRET_KEY: key }).secretKey?.length).toBe(32);
+  });
+});
+
+describe("prepareDataDir", () => {
+  test("first start creates dir 0700, key 0600 and a client; a restart reuses them", () => {
+    const d = join(dir(), "data");
+    const settings = parseSettings(["--data-dir", d], {});
+    const first = prepareDataDir(settings, "1", () => {});
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(statSync(join(d, "secret.key")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(d, "client.json")).mode & 0o777).toBe(0o600);
+    expect(Buffer.from(readFileSync(join(d, "secret.key"), "utf8").trim(), "base64").length).toBe(32);
+    const second = prepareDataDir(settings, "1", () => {});
+    expect(second.clientId).toBe(first.clientId);
+    expect(second.clientSecret).toBe(first.clientSecret);
+    expect(Buffer.from(second.secretKey).equals(Buffer.from(first.secretKey))).toBe(true);
+  });
+
+  test("a looser existing dir is tightened with a warning", () => {
+    const d = join(dir(), "loose");
+    mkdirSync(d, { mode: 0o755 });
+    chmodSync(d, 0o755);
+    const warnings: string[] = [];
+    prepareDataDir(parseSettings(["--data-dir", d], {}), "1", (w) => warnings.push(w));
+    expect(statSync(d).mode & 0o777).toBe(0o700);
+    expect(warnings.join()).toContain("tightened");
+  });
+
+  test("configured client id/secret and key win over the files", () => {
+    const d = join(dir(), "cfg");
+    const key = Buffer.alloc(32, 4).toString("base64");
+    const c = prepareDataDir(parseSettings(["--data-dir", d], {
+      MAILBOX_MCP_CLIENT_ID: "my-client", MAILBOX_MCP_CLIENT_SECRET: "s".repeat(20), MAILBOX_MCP_SECRET_KEY: key,
+    }), "1", () => {});
+    expect(c.clientId).toBe("my-client");
+    expect(c.secretKey[0]).toBe(4);
+  });
+
+  test("an unwritable data dir stops start-up naming the key", () => {
+    const file = join(dir(), "file");
+    writeFileSync(file, "x");
+    expect(() => prepareDataDir(parseSettings(["--data-dir", join(file, "sub")], {}), "1", () => {}))
+      .toThrow(/^MAILBOX_MCP_DATA_DIR/);
+  });
+});

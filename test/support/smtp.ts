@@ -1,0 +1,128 @@
+// In-process SMTP submission server for tests: AUTH as a Dovecot user, then each message is
+// recorded and appended to the INBOX of every local recipient, so tests can read it back over IMAP.
+import { SMTPServer } from "smtp-server";
+import type { SMTPServerAuthentication, SMTPServerAuthenticationResponse, SMTPServerDataStream, SMTPServerSession } from "smtp-server";
+import type { DovecotServer, MailUser } from "./dovecot.ts";
+import { freePort } from "./dovecot.ts";
+
+export interface SentMessage {
+  /** Envelope MAIL FROM. */
+  from: string;
+  /** Envelope RCPT TO (includes Bcc recipients). */
+  to: string[];
+  raw: Buffer;
+  /** The AUTH login that sent it. */
+  user: string;
+}
+
+/** One injected failure; `at` picks the SMTP stage (default "mail": the next MAIL FROM fails). */
+export interface SmtpFault { code: number; message: string; at?: "mail" | "rcpt" | "data" }
+
+export interface SmtpServer {
+  host: "localhost";
+  port: number;
+  messages: SentMessage[];
+  /** Lower-case addresses answered with 550 at RCPT TO. */
+  rejectRecipients: Set<string>;
+  /** Consumed by the first stage it matches. */
+  failNext?: SmtpFault;
+  /** Forget recorded messages and injected faults (the server is shared by a whole run). */
+  reset(): void;
+  stop(): Promise<void>;
+}
+
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
+  const users = Object.values(dovecot.users);
+  const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
+  let stopping: Promise<void> | undefined;
+
+  const state: SmtpServer = {
+    host: "localhost",
+    port: 0,
+    messages: [],
+    rejectRecipients: new Set(),
+    failNext: undefined,
+    reset() {
+      state.messages.length = 0;
+      state.rejectRecipients.clear();
+      state.failNext = undefined;
+    },
+    stop: () => (stopping ??= new Promise<void>((resolve) => server.close(() => resolve()))),
+  };
+
+  // Returns the injected fault for this stage, once.
+  const takeFault = (stage: "mail" | "rcpt" | "data"): Error | undefined => {
+    const f = state.failNext;
+    if (!f || (f.at ?? "mail") !== stage) return undefined;
+    state.failNext = undefined;
+    return smtpError(f.code, f.message);
+  };
+
+  const onAuth = (auth: SMTPServerAuthentication, _s: SMTPServerSession, cb: (e: Error | null | undefined, r?: SMTPServerAuthenticationResponse) => void) => {
+    const u = local(auth.username ?? "");
+    if (u && auth.password === u.pass) return cb(null, { user: u.email });
+    cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
+  };
+
+  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, cb: (e?: Error | null) => void) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("end", async () => {
+      const fault = takeFault("data");
+      if (fault) return cb(fault);
+      const raw = Buffer.concat(chunks);
+      const env = session.envelope;
+      const to = env.rcptTo.map((r) => r.address);
+      state.messages.push({ from: env.mailFrom ? env.mailFrom.address : "", to, raw, user: String(session.user ?? "") });
+      try {
+        // Deliver before answering 250, so a test can read the INBOX as soon as sendMail resolves.
+        for (const u of new Set(to.map(local).filter((u): u is MailUser => !!u))) await dovecot.deliver(u.email, raw);
+        cb();
+      } catch (err) {
+        cb(smtpError(451, `4.3.0 local delivery failed: ${(err as Error).message}`));
+      }
+    });
+  };
+
+  const server = new SMTPServer({
+    logger: false,
+    authMethods: ["PLAIN", "LOGIN"],
+    allowInsecureAuth: true,
+    disabledCommands: ["STARTTLS"],
+    disableReverseLookup: true, // a DNS lookup per connection only slows tests down
+    closeTimeout: 1000,
+    onAuth,
+    onMailFrom: (_a, _s, cb) => cb(takeFault("mail")),
+    onRcptTo: (addr, _s, cb) => {
+      if (state.rejectRecipients.has(addr.address.toLowerCase())) return cb(smtpError(550, `5.1.1 <${addr.address}>: Recipient address rejected`));
+      cb(takeFault("rcpt"));
+    },
+    onData,
+  });
+
+  // smtp-server re-emits socket errors (e.g. a client hanging up) on itself; unheard they would crash the run.
+  server.on("error", () => {});
+  state.port = await listen(server);
+  return state;
+}
+
+// Loopback only; retried because the probed port can be taken before we bind it.
+async function listen(server: SMTPServer): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.server.once("error", reject);
+        server.listen(port, "127.0.0.1", () => {
+          server.server.off("error", reject);
+          resolve();
+        });
+      });
+      return port;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
