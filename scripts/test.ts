@@ -23,5 +23,8 @@ async function ensureInstalled(): Promise<void> {
 }
 
 await ensureInstalled();
-const proc = Bun.spawn(["bun", "test", "--no-orphans", ...process.argv.slice(2)], { stdio: ["inherit", "inherit", "inherit"] });
+const args = process.argv.slice(2);
+// bunfig's [test] timeout is not applied by Bun 1.4.5; the flag is (and covers hooks too).
+if (!args.some((a) => a.startsWith("--timeout"))) args.unshift("--timeout", "30000");
+const proc = Bun.spawn(["bun", "test", "--no-orphans", ...args], { stdio: ["inherit", "inherit", "inherit"] });
 process.exit(await proc.exited);

@@ -20,7 +20,7 @@ export interface DovecotServer {
   dir: string;
   /** IMAP APPEND as `user` ("alice" or her email); the folder must exist. */
   deliver(user: string, raw: string | Uint8Array, folder?: string, flags?: string[]): Promise<void>;
-  /** Writes Maildir files directly (fast); Dovecot indexes them on the next sync. UIDs follow i. */
+  /** Writes Maildir files directly, then opens the folder once so Dovecot indexes them. UIDs follow i. */
   seedBulk(user: string, folder: string, count: number, makeMessage: (i: number) => BulkMessage): Promise<void>;
   stop(): Promise<void>;
 }
@@ -42,14 +42,24 @@ export const INSTALL_HINT =
   'Dovecot is not installed: run "apt-get install -y dovecot-imapd" (the test script does this for you: bun run test)';
 
 // Every dovecot we started, so a crashed run (or an exit that skipped afterAll) leaves none behind.
-const running = new Map<Bun.Subprocess, string>();
-process.on("exit", () => {
-  for (const [proc, dir] of running) {
-    try { proc.kill("SIGKILL"); } catch {}
-    if (!keepDirs()) rmSync(dir, { recursive: true, force: true });
-  }
-});
+// Its children exit by themselves once the master is gone.
+const running = new Map<Bun.Subprocess, { dir: string; keep: boolean }>();
 const keepDirs = () => process.env.MAILBOX_TEST_KEEP_DIR === "1";
+function killAll(): void {
+  for (const [proc, { dir, keep }] of running) {
+    try { proc.kill("SIGKILL"); } catch {}
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+  running.clear();
+}
+process.on("exit", killAll);
+// SIGTERM/SIGHUP kill Bun without an "exit" event; clean up, then die as the signal would have.
+for (const [sig, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  process.on(sig, function onSignal() {
+    killAll();
+    if (process.listenerCount(sig) === 1) process.exit(code);
+  });
+}
 
 interface Identity { uid: number; gid: number; user: string; group: string; loginUser: string }
 
@@ -72,83 +82,54 @@ function dovecotBinary(): string {
   return bin;
 }
 
-/** A port free on 127.0.0.1 right now (bind port 0, read it, close). */
-export function freePort(host = "127.0.0.1"): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Binds `port` on `host` and closes again: the port bound (a free one for 0), or null if taken. */
+function probe(port: number, host: string): Promise<number | null> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, host, () => {
+    srv.once("error", () => resolve(null));
+    srv.listen(port, host, () => {
       const addr = srv.address();
-      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
+      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : null));
     });
   });
 }
 
-// "localhost" may resolve to ::1 on other machines: listen there too when the port is free on it.
-async function canBind(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(false));
-    srv.listen(port, host, () => srv.close(() => resolve(true)));
-  });
+/** A port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const port = await probe(0, "127.0.0.1");
+  if (port === null) throw new Error("no free loopback port");
+  return port;
 }
 
+type Conf = Array<[string, string | number | Conf]>;
+/** Dovecot's syntax: `key = value`, and `name {` ... `}` sections, one item per line. */
+const render = (c: Conf, ind = ""): string =>
+  c.map(([k, v]) => (Array.isArray(v) ? `${ind}${k} {\n${render(v, ind + "  ")}${ind}}\n` : `${ind}${k} = ${v}\n`)).join("");
+
 function config(dir: string, port: number, listen: string, id: Identity, sep: string): string {
-  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"]
-    .map((m) => `  mailbox ${m} {\n    special_use = \\${m}\n    auto = subscribe\n  }`).join("\n");
-  return `protocols = imap
-listen = ${listen}
-base_dir = ${dir}/run
-state_dir = ${dir}/state
-instance_name = mailbox-mcp-test-${port}
-log_path = ${dir}/dovecot.log
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-auth_failure_delay = 0
-default_login_user = ${id.loginUser}
-default_internal_user = ${id.user}
-default_internal_group = ${id.group}
-first_valid_uid = ${id.uid}
-first_valid_gid = ${id.gid}
-mail_location = maildir:${dir}/mail/%n
-mail_fsync = never
-# Even with auth_failure_delay = 0 a failed login waits for a 500 ms timer unless the request
-# carries "nodelay"; fields of a failing passdb are rolled back, so a first no-op passdb sets it.
-passdb {
-  driver = static
-  args = noauthenticate nodelay=yes
-}
-passdb {
-  driver = passwd-file
-  args = scheme=PLAIN ${dir}/passwd
-}
-userdb {
-  driver = static
-  args = uid=${id.uid} gid=${id.gid} home=${dir}/mail/%n
-}
-protocol imap {
-  mail_max_userip_connections = 1000
-}
-service anvil {
-  chroot =
-}
-service imap-login {
-  chroot =
-  service_count = 0
-  inet_listener imap {
-    port = ${port}
-  }
-  inet_listener imaps {
-    port = 0
-  }
-}
-namespace inbox {
-  inbox = yes
-  separator = ${sep}
-${special}
-}
-`;
+  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"].map(
+    (m): [string, Conf] => [`mailbox ${m}`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
+  );
+  return render([
+    ...Object.entries({
+      protocols: "imap", listen, base_dir: `${dir}/run`, state_dir: `${dir}/state`, log_path: `${dir}/dovecot.log`,
+      instance_name: `mailbox-mcp-test-${port}`, // names the processes in ps: dovecot-mailbox-mcp-test-<port>/imap
+      ssl: "no", disable_plaintext_auth: "no", auth_mechanisms: "plain login", auth_failure_delay: 0,
+      default_login_user: id.loginUser, default_internal_user: id.user, default_internal_group: id.group,
+      first_valid_uid: id.uid, first_valid_gid: id.gid,
+      mail_location: `maildir:${dir}/mail/%n`, mail_fsync: "never",
+    }),
+    // Even with auth_failure_delay = 0 a failed login waits for a 500 ms timer unless the request
+    // carries "nodelay"; a failing passdb's fields are rolled back, so a no-op passdb sets it first.
+    // (It also skips the anvil penalty that slowed the next login from 127.0.0.1 by 2-15 s.)
+    ["passdb", [["driver", "static"], ["args", "noauthenticate nodelay=yes"]]],
+    ["passdb", [["driver", "passwd-file"], ["args", `scheme=PLAIN ${dir}/passwd`]]],
+    ["userdb", [["driver", "static"], ["args", `uid=${id.uid} gid=${id.gid} home=${dir}/mail/%n`]]],
+    ["protocol imap", [["mail_max_userip_connections", 1000]]], // default 10 is too few for parallel tests
+    ["service anvil", [["chroot", ""]]],
+    ["service imap-login", [["chroot", ""], ["service_count", 0], ["inet_listener imap", [["port", port]]], ["inet_listener imaps", [["port", 0]]]]],
+    ["namespace inbox", [["inbox", "yes"], ["separator", sep], ...special]],
+  ]);
 }
 
 /** Resolves when the port answers with an IMAP greeting. */
@@ -172,11 +153,8 @@ async function waitReady(proc: Bun.Subprocess, port: number, dir: string, timeou
   throw new Error(`dovecot did not answer on port ${port} within ${timeoutMs} ms:\n${logTail(dir)}`);
 }
 
-function logTail(dir: string): string {
-  return ["master.out", "dovecot.log"]
-    .map((f) => join(dir, f)).filter(existsSync)
-    .map((f) => readFileSync(f, "utf8").split("\n").slice(-15).join("\n")).join("\n");
-}
+const logTail = (dir: string) =>
+  ["master.out", "dovecot.log"].map((f) => join(dir, f)).filter(existsSync).map((f) => readFileSync(f, "utf8").slice(-2000)).join("\n");
 
 // Creating thousands of small files on a disk-backed /tmp took 0.2-4.5 s per 5,000 here,
 // against ~0.1 s on tmpfs: use /dev/shm when it has room (a CI container's may be only 64 MB).
@@ -216,6 +194,7 @@ function resolveUser(user: string): MailUser {
 }
 
 async function stopProcess(proc: Bun.Subprocess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
   proc.kill("SIGTERM");
   const killer = setTimeout(() => proc.kill("SIGKILL"), 5000);
   await proc.exited;
@@ -229,10 +208,12 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
   for (let attempt = 1; ; attempt++) {
     const dir = prepareDir(id);
     const port = await freePort();
-    const listen = (await canBind("::1", port)) ? "127.0.0.1, ::1" : "127.0.0.1";
+    // "localhost" may resolve to ::1 elsewhere: listen there too when the machine has it.
+    const listen = (await probe(port, "::1")) ? "127.0.0.1, ::1" : "127.0.0.1";
     writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep));
     const proc = spawnDovecot(dir);
-    running.set(proc, dir);
+    const keep = opts.keepDir ?? keepDirs();
+    running.set(proc, { dir, keep });
     try {
       await waitReady(proc, port, dir, opts.timeoutMs ?? 10_000);
     } catch (err) {
@@ -243,7 +224,7 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
       if (raced && attempt < 3) continue; // someone took the port between probe and bind
       throw err;
     }
-    return makeServer(proc, dir, port, id, sep, opts.keepDir ?? keepDirs());
+    return makeServer(proc, dir, port, id, sep, keep);
   }
 }
 
@@ -254,10 +235,13 @@ function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identit
     port,
     users: USERS,
     dir,
-    deliver: (user, raw, folder = "INBOX", flags) => append(port, resolveUser(user), raw, folder, flags),
+    deliver: (user, raw, folder = "INBOX", flags) => withImap(port, resolveUser(user), (c) => append(c, raw, folder, flags)),
     seedBulk: async (user, folder, count, make) => {
-      const root = join(dir, "mail", resolveUser(user).email.split("@")[0]!);
-      await writeMaildir(root, folder, sep, id, count, make);
+      const u = resolveUser(user);
+      await writeMaildir(join(dir, "mail", u.email.split("@")[0]!), folder, sep, id, count, make);
+      // Let Dovecot index them now (as imapflow opens it: CONDSTORE, read-write) rather than inside
+      // the first test that reads them. At 20,000 messages later first opens can still cost ~1 s.
+      await withImap(port, u, async (c) => { await c.mailboxOpen(folder); });
     },
     stop: () =>
       (stopping ??= (async () => {
@@ -268,15 +252,19 @@ function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identit
   };
 }
 
-async function append(port: number, u: MailUser, raw: string | Uint8Array, folder: string, flags?: string[]): Promise<void> {
+async function withImap<T>(port: number, u: MailUser, fn: (c: ImapFlow) => Promise<T>): Promise<T> {
   const client = new ImapFlow({ host: "localhost", port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
   await client.connect();
   try {
-    const res = await client.append(folder, typeof raw === "string" ? raw : Buffer.from(raw), flags);
-    if (!res) throw new Error(`APPEND to ${folder} for ${u.user} failed`);
+    return await fn(client);
   } finally {
     await client.logout().catch(() => client.close());
   }
+}
+
+async function append(c: ImapFlow, raw: string | Uint8Array, folder: string, flags?: string[]): Promise<void> {
+  const res = await c.append(folder, typeof raw === "string" ? raw : Buffer.from(raw), flags);
+  if (!res) throw new Error(`APPEND to ${folder} failed`);
 }
 
 // Maildir names carry a (secs, usecs) pair; one process-wide counter keeps them unique and ordered.

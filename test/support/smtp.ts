@@ -2,8 +2,18 @@
 // recorded and appended to the INBOX of every local recipient, so tests can read it back over IMAP.
 import { SMTPServer } from "smtp-server";
 import type { SMTPServerAuthentication, SMTPServerAuthenticationResponse, SMTPServerDataStream, SMTPServerSession } from "smtp-server";
+import { SMTPConnection } from "smtp-server/lib/smtp-connection.js";
 import type { DovecotServer, MailUser } from "./dovecot.ts";
 import { freePort } from "./dovecot.ts";
+
+// smtp-server 3.21 holds every greeting back 100 ms to catch "early talkers" (no option turns it
+// off): ~100 ms per message sent in tests. Greet at once; guarded in case the internals change.
+const proto = SMTPConnection.prototype as unknown as Record<string, unknown>;
+if (typeof proto._setListeners === "function" && typeof proto.connectionReady === "function") {
+  proto.init = function (this: { _setListeners(cb: () => void): void; connectionReady(): void }) {
+    this._setListeners(() => this.connectionReady());
+  };
+}
 
 export interface SentMessage {
   /** Envelope MAIL FROM. */
