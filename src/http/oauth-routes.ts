@@ -1,7 +1,72 @@
-import { Elysia } from "elysia";
+// POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
+import { Elysia, t } from "elysia";
+import { InvalidRequestError } from "../oauth/errors.ts";
+import { throttled } from "../oauth/purge.ts";
+import { exchangeCode } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
 
-// Placeholder: filled in by its issue.
-export function oauthRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "oauth" });
+const optional = t.Optional(t.String());
+/** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
+const TokenBody = t.Object({
+  grant_type: optional, code: optional, client_id: optional, client_secret: optional,
+  code_verifier: optional, redirect_uri: optional, resource: optional,
+});
+/** Any JSON or form body is answered with 200 (DESIGN §3); only a string `token` is looked up. */
+const RevokeBody = t.Unknown();
+
+function tokenOf(body: unknown): string | null {
+  const token = body && typeof body === "object" ? (body as Record<string, unknown>).token : undefined;
+  return typeof token === "string" && token ? token : null;
+}
+
+/** RFC 6749 §5.1: token responses and their errors must not be cached; nor may the setup pages. */
+const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
+/** DESIGN §7: form bodies ≤ 64 KB (a declared larger body is refused before it is read). */
+const MAX_FORM_BYTES = 64 * 1024;
+
+function tooLarge(request: Request): Response | undefined {
+  if (Number(request.headers.get("content-length") ?? 0) <= MAX_FORM_BYTES) return undefined;
+  const body = { error: "invalid_request", error_description: "the request body is larger than 64 KB" };
+  return new Response(JSON.stringify(body), {
+    status: 413,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+function mediaType(request: Request): string {
+  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export function oauthRoutes(deps: AppDeps) {
+  const purge = throttled(deps.clock, 60_000, () => deps.grants.purgeExpired());
+
+  return new Elysia({ name: "oauth" })
+    // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
+    .onRequest(({ request, set }) => {
+      if (!NO_STORE_PATHS.has(new URL(request.url).pathname)) return;
+      set.headers["cache-control"] = "no-store";
+      set.headers.pragma = "no-cache";
+      if (request.method === "POST") return tooLarge(request);
+    })
+    .as("global")
+    .post("/oauth/token", async ({ body, request }) => {
+      // RFC 6749 §4.1.3: the request is application/x-www-form-urlencoded.
+      if (mediaType(request) !== "application/x-www-form-urlencoded") {
+        throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
+      }
+      purge();
+      return exchangeCode(deps, body);
+    }, { body: TokenBody })
+    .post("/oauth/revoke", async ({ body, request }) => {
+      // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
+      const type = mediaType(request);
+      if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
+        throw new InvalidRequestError("send the token as JSON {\"token\": ...} or form-encoded token=...");
+      }
+      // RFC 7009 §2.2: 200 whether or not the token existed, so existence cannot be probed.
+      const token = tokenOf(body);
+      const tokenId = token ? deps.grants.revokeToken(token) : null;
+      if (tokenId) await deps.events.emitRevoked(tokenId);
+      return { revoked: true };
+    }, { body: RevokeBody });
 }

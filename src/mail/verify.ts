@@ -1,0 +1,76 @@
+// Live credential check for the setup form (SPEC "Authentication" 5): open IMAP, log in, log out.
+// Every failure becomes a MailError whose message a person can act on; the password never appears in it.
+import { ImapFlow, type ImapFlowOptions } from "imapflow";
+import { MailError, type MailAccount, type ServerEndpoint } from "./types.ts";
+
+export interface VerifyOptions {
+  /** Budget for the whole attempt (connect, greeting, TLS, login). Default 15 s. */
+  timeoutMs?: number;
+}
+
+export type VerifyLogin = (account: MailAccount, opts?: VerifyOptions) => Promise<void>;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** imapflow options for one endpoint: "tls" = implicit TLS, "starttls" = required upgrade, "none" = plain. */
+export function imapOptions(account: MailAccount, timeoutMs: number): ImapFlowOptions {
+  const { host, port, security } = account.imap;
+  return {
+    host, port,
+    secure: security === "tls",
+    doSTARTTLS: security === "starttls",
+    auth: { user: account.username, pass: account.password },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  };
+}
+
+export const verifyLogin: VerifyLogin = async (account, opts = {}) => {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = new ImapFlow(imapOptions(account, timeoutMs));
+  client.on("error", () => {}); // socket errors after connect() settled must not become unhandled events
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new MailError("timeout", timeoutMessage(account.imap))), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(), deadline]);
+    await Promise.race([client.logout(), deadline]).catch(() => {}); // logged in: a failed LOGOUT is harmless
+  } catch (err) {
+    throw toMailError(err, account.imap);
+  } finally {
+    clearTimeout(timer);
+    client.close();
+  }
+};
+
+const TIMEOUT_CODES = new Set(["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT", "ETIMEOUT", "ETIMEDOUT"]);
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|EPROTO$)/;
+
+function timeoutMessage(ep: ServerEndpoint): string {
+  return `The mail server ${ep.host}:${ep.port} did not answer in time. Check the host, port and security, then try again.`;
+}
+
+/** Classify an imapflow / socket error (imapflow errors.d.ts: authenticationFailed, tlsFailed, code). */
+export function toMailError(err: unknown, ep: ServerEndpoint): MailError {
+  if (err instanceof MailError) return err;
+  const e = (err ?? {}) as { code?: string; authenticationFailed?: boolean; tlsFailed?: boolean; message?: string };
+  const where = `${ep.host}:${ep.port}`;
+  if (e.authenticationFailed) {
+    return new MailError("auth",
+      "The mail server rejected the email address or password. Use an app password (not your normal password) and check the address.");
+  }
+  if (e.code && TIMEOUT_CODES.has(e.code)) return new MailError("timeout", timeoutMessage(ep));
+  if (e.tlsFailed || (e.code && TLS_CODE.test(e.code)) || /\b(TLS|SSL|certificate)\b/i.test(e.message ?? "")) {
+    return new MailError("tls",
+      `A secure (TLS) connection to ${where} could not be established. Check the security setting (TLS or STARTTLS) and the port.`);
+  }
+  if (e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") {
+    return new MailError("unreachable", `The mail server host ${ep.host} could not be found. Check the host name.`);
+  }
+  return new MailError("unreachable",
+    `The mail server ${where} could not be reached. Check the host, port and security, then try again.`);
+}

@@ -1,0 +1,77 @@
+// Validation of GET /oauth/authorize (SPEC "GET /oauth/authorize", DESIGN §2–§3).
+// Nothing here redirects: RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirect_uri, and we
+// report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
+import type { Config } from "../config.ts";
+import { safeEqual } from "../store/crypto.ts";
+import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
+import { isOwnResource, SCOPES } from "./metadata.ts";
+import { isValidChallenge } from "./pkce.ts";
+import { isAllowedRedirect } from "./redirects.ts";
+
+export interface AuthorizeRequest {
+  redirectUri: string;
+  codeChallenge: string;
+  state: string;
+  resource: string | null;
+}
+
+const MAX_STATE = 2048;
+const SINGLE = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"];
+
+/** RFC 6749 §3.1: parameters must not appear more than once. */
+function single(params: URLSearchParams): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of SINGLE) {
+    const values = params.getAll(name);
+    if (values.length > 1) throw new InvalidRequestError(`${name} must not be repeated`);
+    out[name] = values[0];
+  }
+  return out;
+}
+
+/** The client and redirect_uri checks come first: only after them may anything mention the client. */
+function checkClient(p: Record<string, string | undefined>, config: Config, allowed: Set<string>): string {
+  if (!p.client_id) throw new InvalidRequestError("client_id is required");
+  if (!safeEqual(p.client_id, config.clientId)) throw new UnauthorizedClientError("unknown client_id");
+  if (!p.redirect_uri) throw new InvalidRequestError("redirect_uri is required");
+  if (!isAllowedRedirect(allowed, p.redirect_uri)) {
+    throw new InvalidRequestError("redirect_uri is not registered for this client");
+  }
+  return p.redirect_uri;
+}
+
+/** RFC 7636 §4.3–§4.4.1: S256 only, and the challenge must have the S256 shape. */
+function checkPkce(p: Record<string, string | undefined>): string {
+  if (p.response_type !== "code") {
+    throw new OAuthError("unsupported_response_type", "response_type must be code");
+  }
+  if (!p.code_challenge || !isValidChallenge(p.code_challenge)) {
+    throw new InvalidRequestError("code_challenge must be BASE64URL(SHA256(code_verifier)): 43 base64url characters");
+  }
+  if (p.code_challenge_method !== "S256") throw new InvalidRequestError("code_challenge_method must be S256");
+  return p.code_challenge;
+}
+
+/** RFC 6749 §3.3 scope (optional, each value known) and RFC 8707 resource (optional, this server). */
+function checkScopeAndResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
+  if (p.scope !== undefined) {
+    const values = p.scope.split(" ").filter(Boolean);
+    if (values.some((v) => !SCOPES.includes(v))) throw new InvalidScopeError();
+  }
+  if (p.resource === undefined) return null;
+  if (!isOwnResource(baseUrl, p.resource)) {
+    throw new OAuthError("invalid_target", `resource must be ${baseUrl}/mcp`);
+  }
+  return p.resource;
+}
+
+/** All checks in the SPEC's order; throws an OAuthError (status 400, or 401 for a wrong client_id). */
+export function validateAuthorize(params: URLSearchParams, config: Config, allowed: Set<string>): AuthorizeRequest {
+  const p = single(params);
+  const redirectUri = checkClient(p, config, allowed);
+  const codeChallenge = checkPkce(p);
+  if (!p.state) throw new InvalidRequestError("state is required");
+  if (p.state.length > MAX_STATE) throw new InvalidRequestError(`state must be at most ${MAX_STATE} characters`);
+  const resource = checkScopeAndResource(p, config.baseUrl);
+  return { redirectUri, codeChallenge, state: p.state, resource };
+}

@@ -1,0 +1,83 @@
+// POST /oauth/connect without the HTTP: the pending request, CSRF, input, rate limit, private hosts,
+// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: DESIGN §3.
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { MailError, encodeAccount, type MailAccount } from "../mail/types.ts";
+import type { VerifyLogin } from "../mail/verify.ts";
+import { randomString } from "../store/crypto.ts";
+import type { GrantStore, PendingRequest } from "../store/grants.ts";
+import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { checkPublicHost, type Resolver } from "./private-hosts.ts";
+import { connectKeys, type FailureLimiter } from "./rate-limit.ts";
+import { successRedirect } from "./redirects.ts";
+
+export const CODE_LENGTH = 48; // SPEC "Authorization code"
+export const CODE_TTL_MS = 5 * 60_000;
+
+export interface ConnectDeps {
+  config: Config;
+  grants: GrantStore;
+  log: Logger;
+  limiter: FailureLimiter;
+  verify: VerifyLogin;
+  resolve?: Resolver;
+}
+
+export type ConnectOutcome =
+  | { kind: "redirect"; location: string }
+  | { kind: "expired" }
+  | { kind: "forbidden" }
+  | { kind: "form"; status: 400 | 401 | 429 | 502; message: string; pending: PendingRequest; retryAfter?: number };
+
+const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502, message: string, retryAfter?: number): ConnectOutcome =>
+  ({ kind: "form", status, message, pending, retryAfter });
+
+/** DESIGN §5: custom hosts on private, loopback or link-local addresses are refused unless allowed. */
+async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Promise<{ status: 400 | 502; message: string } | null> {
+  if (account.provider !== "custom" || deps.config.allowPrivateHosts) return null;
+  for (const host of new Set([account.imap.host, account.smtp.host])) {
+    const check = await checkPublicHost(host, deps.resolve);
+    if (check.ok) continue;
+    if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
+    return { status: 400, message: `${host} is on a private network address, which this service does not connect to.` };
+  }
+  return null;
+}
+
+/** The live IMAP login; a rejected login counts toward the rate limit, other failures do not. */
+async function tryLogin(deps: ConnectDeps, account: MailAccount, keys: string[], pending: PendingRequest): Promise<ConnectOutcome | null> {
+  try {
+    await deps.verify(account);
+    return null;
+  } catch (err) {
+    if (!(err instanceof MailError)) throw err;
+    deps.log.warn("mailbox login failed", { provider: account.provider, kind: err.kind });
+    if (err.kind === "auth") {
+      deps.limiter.recordFailure(keys);
+      return form(pending, 401, err.message);
+    }
+    return form(pending, 502, err.message);
+  }
+}
+
+export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, clientIp: string): Promise<ConnectOutcome> {
+  const pending = fields.request_id ? deps.grants.getPending(fields.request_id) : null;
+  if (!pending) return { kind: "expired" };
+  if (!fields.csrf_token || !deps.grants.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
+  const parsed = parseConnectFields(fields);
+  if (!parsed.ok) return form(pending, 400, parsed.message);
+  const { account } = parsed;
+  const keys = connectKeys(clientIp, account.email);
+  const retryAfter = deps.limiter.retryAfter(keys);
+  if (retryAfter > 0) {
+    return form(pending, 429, `Too many failed sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
+  }
+  const hostProblem = await privateHostProblem(deps, account);
+  if (hostProblem) return form(pending, hostProblem.status, hostProblem.message);
+  const failed = await tryLogin(deps, account, keys, pending);
+  if (failed) return failed;
+  const code = randomString(CODE_LENGTH);
+  await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS);
+  deps.log.info("mailbox connected", { provider: account.provider });
+  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state) };
+}

@@ -1,0 +1,13 @@
+// Opportunistic clean-up (DESIGN §4 "Expired rows are purged"): at most once a minute, on the OAuth
+// requests themselves, so no timer is needed and tests drive it with the manual clock.
+import type { Clock } from "../clock.ts";
+
+export function throttled(clock: Clock, everyMs: number, task: () => void): () => void {
+  let last = -Infinity;
+  return () => {
+    const now = clock();
+    if (now - last < everyMs) return;
+    last = now;
+    task();
+  };
+}

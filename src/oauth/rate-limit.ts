@@ -1,0 +1,56 @@
+// Failed-login limiter for POST /oauth/connect (DESIGN §3, §7): at most 5 failed mail-server logins per
+// 15 minutes per client IP and per mailbox address. Only failures are recorded. In memory, per process,
+// driven by the injected clock (a sliding window of failure times per key).
+import type { Clock } from "../clock.ts";
+
+export interface RateLimitOptions {
+  max: number;
+  windowMs: number;
+}
+
+export const CONNECT_LIMIT: RateLimitOptions = { max: 5, windowMs: 15 * 60_000 };
+
+export class FailureLimiter {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly opts: RateLimitOptions = CONNECT_LIMIT,
+  ) {}
+
+  /** Failure times still inside the window; drops the key when none remain. */
+  private recent(key: string): number[] {
+    const since = this.clock() - this.opts.windowMs;
+    const times = (this.failures.get(key) ?? []).filter((t) => t > since);
+    if (times.length) this.failures.set(key, times);
+    else this.failures.delete(key);
+    return times;
+  }
+
+  /** Seconds until another attempt is allowed for every key (RFC 9110 §10.2.3 Retry-After), or 0. */
+  retryAfter(keys: string[]): number {
+    let waitMs = 0;
+    for (const key of keys) {
+      const times = this.recent(key);
+      if (times.length < this.opts.max) continue;
+      const oldestCounted = times[times.length - this.opts.max]!;
+      waitMs = Math.max(waitMs, oldestCounted + this.opts.windowMs - this.clock());
+    }
+    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  }
+
+  recordFailure(keys: string[]): void {
+    const now = this.clock();
+    for (const key of keys) this.failures.set(key, [...this.recent(key), now].slice(-this.opts.max));
+  }
+
+  /** Forget keys whose failures all left the window (keeps memory bounded under a spray of addresses). */
+  sweep(): void {
+    for (const key of [...this.failures.keys()]) this.recent(key);
+  }
+}
+
+/** The limiter keys of one attempt: the client IP and the normalised mailbox address. */
+export function connectKeys(ip: string, email: string): string[] {
+  return [`ip:${ip}`, `mailbox:${email.trim().toLowerCase()}`];
+}

@@ -1,0 +1,94 @@
+// POST /oauth/token, authorization_code grant (RFC 6749 §4.1.3–§4.1.4, RFC 7636 §4.5–§4.6, RFC 8707 §2.2).
+// Checks run in the SPEC's order; each failure is an OAuthError in the RFC 6749 §5.2 format.
+import type { Config } from "../config.ts";
+import { randomHex, safeEqual } from "../store/crypto.ts";
+import type { CodeRecord, GrantStore } from "../store/grants.ts";
+import type { Clock } from "../clock.ts";
+import {
+  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, UnsupportedGrantTypeError,
+} from "./errors.ts";
+import { resourceUrl, SCOPE } from "./metadata.ts";
+import { isValidVerifier, verifierMatches } from "./pkce.ts";
+import type { TokenEvents } from "./token-events.ts";
+
+export const TOKEN_TTL_SECONDS = 2_592_000; // SPEC: 30 days
+
+export interface TokenFields {
+  grant_type?: string;
+  code?: string;
+  client_id?: string;
+  client_secret?: string;
+  code_verifier?: string;
+  redirect_uri?: string;
+  resource?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  scope: string;
+}
+
+export interface ExchangeDeps {
+  config: Config;
+  grants: GrantStore;
+  clock: Clock;
+  events: TokenEvents;
+}
+
+/**
+ * RFC 6749 §2.3.1 client_secret_post. Both values are compared in constant time, and both comparisons
+ * always run, so timing does not reveal which one was wrong. A missing secret is invalid_client too.
+ */
+function authenticateClient(f: TokenFields, config: Config): void {
+  const idOk = safeEqual(f.client_id ?? "", config.clientId);
+  const secretOk = safeEqual(f.client_secret ?? "", config.clientSecret);
+  if (!f.client_id || !f.client_secret || !idOk || !secretOk) {
+    throw new InvalidClientError("client authentication failed");
+  }
+}
+
+const trimSlash = (s: string) => (s.endsWith("/") ? s.slice(0, -1) : s);
+
+/** RFC 8707 §2.2: the resource, when sent, must be the one bound at authorize (or our MCP endpoint). */
+function checkResource(requested: string | undefined, record: CodeRecord, baseUrl: string): void {
+  if (requested === undefined) return;
+  const expected = record.resource ?? resourceUrl(baseUrl);
+  if (trimSlash(requested) !== trimSlash(expected)) throw new InvalidTargetError();
+}
+
+/** RFC 6749 §10.5: a code used twice is refused and the token issued from it is revoked. */
+async function refuseReplay(deps: ExchangeDeps, record: CodeRecord): Promise<never> {
+  const tokenId = deps.grants.revokeFromReplayedCode(record);
+  if (tokenId) await deps.events.emitRevoked(tokenId);
+  throw new InvalidGrantError();
+}
+
+/** The code's record once it is known, unexpired, PKCE-verified and bound to this redirect_uri. */
+async function checkCode(deps: ExchangeDeps, f: Required<Pick<TokenFields, "code" | "code_verifier" | "redirect_uri">>) {
+  const record = deps.grants.findCode(f.code);
+  if (!record) throw new InvalidGrantError();
+  if (record.usedAt !== null) return refuseReplay(deps, record);
+  if (record.expiresAt <= deps.clock()) throw new InvalidGrantError();
+  if (!verifierMatches(f.code_verifier, record.codeChallenge)) throw new InvalidGrantError();
+  if (!safeEqual(f.redirect_uri, record.redirectUri)) throw new InvalidGrantError();
+  return record;
+}
+
+export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<TokenResponse> {
+  // A missing grant_type is "not authorization_code" (SPEC error table): unsupported_grant_type.
+  if (f.grant_type !== "authorization_code") throw new UnsupportedGrantTypeError();
+  authenticateClient(f, deps.config);
+  if (!f.code_verifier || !isValidVerifier(f.code_verifier)) {
+    throw new InvalidRequestError("code_verifier is required: 43 to 128 unreserved characters (RFC 7636 §4.1)");
+  }
+  if (!f.code) throw new InvalidRequestError("code is required");
+  if (!f.redirect_uri) throw new InvalidRequestError("redirect_uri is required");
+  const record = await checkCode(deps, { code: f.code, code_verifier: f.code_verifier, redirect_uri: f.redirect_uri });
+  checkResource(f.resource, record, deps.config.baseUrl);
+  const token = randomHex(32);
+  const issued = await deps.grants.redeemCode(f.code, record, token, SCOPE, TOKEN_TTL_SECONDS * 1000);
+  if (!issued) return refuseReplay(deps, record); // lost a race with another exchange of the same code
+  return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: SCOPE };
+}

@@ -1,0 +1,52 @@
+// The page shell shared by the setup form and the error pages: viewport for phones, one inline
+// stylesheet allowed by the CSP nonce, no external resources.
+import type { PropsWithChildren } from "@kitajs/html";
+
+const CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#f6f8fa}
+main{max-width:34rem;margin:0 auto;padding:1.25rem 1rem 3rem}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:12px;padding:1.25rem}
+h1{font-size:1.4rem;line-height:1.25;margin:0 0 .75rem}
+p{margin:.5rem 0}
+.who{background:#eef6ff;border:1px solid #b6d4fe;border-radius:8px;padding:.6rem .8rem}
+.error{background:#fff1f0;border:1px solid #ffa39e;color:#a8071a;border-radius:8px;padding:.6rem .8rem}
+label{display:block;font-weight:600;margin:1rem 0 .3rem}
+.opt{font-weight:400;color:#57606a}
+input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8c959f;border-radius:8px;background:#fff;color:inherit}
+input:focus,select:focus{outline:3px solid #80b3ff;outline-offset:1px}
+fieldset{border:1px solid #d0d7de;border-radius:8px;margin:1.25rem 0 0;padding:.25rem .9rem .9rem}
+legend{font-weight:600;padding:0 .3rem}
+.row{display:flex;gap:.6rem}.row>div{flex:1;min-width:0}
+.row label{margin-top:.75rem}
+button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:8px;background:#1f6feb;color:#fff;cursor:pointer}
+button:disabled{background:#8c959f;cursor:progress}
+.hint{color:#57606a;font-size:.9rem}
+details{margin-top:.75rem}summary{cursor:pointer;color:#0969da}
+details ul{padding-left:1.2rem}
+a{color:#0969da}
+code{font-size:.9em;word-break:break-all}
+`;
+
+export interface LayoutProps {
+  title: string;
+  nonce: string;
+}
+
+export function Layout({ title, nonce, children }: PropsWithChildren<LayoutProps>): string {
+  return "<!doctype html>" + (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex" />
+        <title safe>{title}</title>
+        <style nonce={nonce}>{CSS}</style>
+      </head>
+      <body>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,174 @@
+// The setup form (DESIGN §3): provider, email, app password, and a custom-server fieldset.
+// Works without JavaScript: the custom fieldset is always in the page and every provider's
+// app-password page is listed in a <details>. The small script (allowed by the CSP nonce) only hides
+// the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.
+// Every reflected value is escaped: text through `safe` children, attribute values through attr(), because
+// kitajs itself escapes only the double quote in attributes (STACK-NOTES).
+import { Html } from "@kitajs/html";
+import { PROVIDERS, findProvider, type Provider } from "../mail/providers.ts";
+import { Layout } from "./layout.tsx";
+
+export interface SetupFormValues {
+  provider?: string;
+  email?: string;
+  username?: string;
+  imap_host?: string;
+  imap_port?: string;
+  imap_security?: string;
+  smtp_host?: string;
+  smtp_port?: string;
+  smtp_security?: string;
+}
+
+export interface SetupFormProps {
+  nonce: string;
+  requestId: string;
+  csrfToken: string;
+  /** Host of the validated redirect_uri: the app the person is authorizing. */
+  redirectHost: string;
+  values: SetupFormValues;
+  error?: string;
+}
+
+/** Full HTML escaping for attribute values (& < > " '); kitajs then leaves them alone. */
+const attr = (value: string): string => Html.escapeHtml(value);
+
+const SCRIPT = `(function(){
+var f=document.getElementById("setup"),s=document.getElementById("provider"),c=document.getElementById("custom"),
+h=document.getElementById("app-password-help"),b=document.getElementById("connect"),w=document.getElementById("connecting");
+function show(){var o=s.options[s.selectedIndex],d=o?o.dataset:{};c.hidden=s.value!=="custom";h.textContent="";
+if(d.url){h.append("Create an app password for "+o.text+": ");var a=document.createElement("a");a.href=d.url;a.target="_blank";
+a.rel="noopener noreferrer";a.textContent="open "+o.text+"'s app password page";h.append(a,". ")}
+if(d.notes)h.append(d.notes)}
+s.addEventListener("change",show);show();
+f.addEventListener("submit",function(){b.disabled=true;b.textContent="Connecting\\u2026";w.hidden=false});
+})();`;
+
+function SecuritySelect({ id, name, value }: { id: string; name: string; value?: string }): string {
+  const v = value || "tls";
+  return (
+    <select id={id} name={name}>
+      <option value="tls" selected={v === "tls"}>TLS</option>
+      <option value="starttls" selected={v === "starttls"}>STARTTLS</option>
+      <option value="none" selected={v === "none"}>None (unencrypted)</option>
+    </select>
+  ) as string;
+}
+
+function ServerRow({ kind, v }: { kind: "imap" | "smtp"; v: SetupFormValues }): string {
+  const label = kind.toUpperCase();
+  const host = kind === "imap" ? v.imap_host : v.smtp_host;
+  const port = (kind === "imap" ? v.imap_port : v.smtp_port) || (kind === "imap" ? "993" : "465");
+  const security = kind === "imap" ? v.imap_security : v.smtp_security;
+  return (
+    <div>
+      <label for={`${kind}_host`}>{label} server</label>
+      <input id={`${kind}_host`} name={`${kind}_host`} type="text" value={attr(host ?? "")} placeholder={`${kind}.example.com`}
+        autocomplete="off" autocapitalize="off" spellcheck="false" />
+      <div class="row">
+        <div>
+          <label for={`${kind}_port`}>{label} port</label>
+          <input id={`${kind}_port`} name={`${kind}_port`} type="text" inputmode="numeric" value={attr(port)} />
+        </div>
+        <div>
+          <label for={`${kind}_security`}>{label} security</label>
+          <SecuritySelect id={`${kind}_security`} name={`${kind}_security`} value={security} />
+        </div>
+      </div>
+    </div>
+  ) as string;
+}
+
+function ProviderOption({ p, selected }: { p: Provider; selected: boolean }): string {
+  return (
+    <option value={p.id} selected={selected} data-url={attr(p.app_password_url ?? "")} data-notes={attr(p.notes)} safe>
+      {p.name}
+    </option>
+  ) as string;
+}
+
+function HelpList(): string {
+  return (
+    <details>
+      <summary>Where do I get an app password?</summary>
+      <ul>
+        {PROVIDERS.filter((p) => p.id !== "custom").map((p) => (
+          <li>
+            {p.app_password_url ? <a href={attr(p.app_password_url)} target="_blank" rel="noopener noreferrer" safe>{p.name}</a> : <strong safe>{p.name}</strong>}
+            {": "}<span safe>{p.notes}</span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  ) as string;
+}
+
+function ChosenHelp({ provider }: { provider?: string }): string {
+  const p = provider ? findProvider(provider) : undefined;
+  if (!p || !p.app_password_url) return (<p id="app-password-help" class="hint" safe>{p?.notes ?? ""}</p>) as string;
+  return (
+    <p id="app-password-help" class="hint">
+      Create an app password for <span safe>{p.name}</span>:{" "}
+      <a href={attr(p.app_password_url)} target="_blank" rel="noopener noreferrer">open its app password page</a>.{" "}
+      <span safe>{p.notes}</span>
+    </p>
+  ) as string;
+}
+
+function CustomServer({ v }: { v: SetupFormValues }): string {
+  return (
+    <fieldset id="custom">
+      <legend>Custom server (only for “Other”)</legend>
+      <ServerRow kind="imap" v={v} />
+      <ServerRow kind="smtp" v={v} />
+      <label for="username">Login name <span class="opt">(if it is not your email address)</span></label>
+      <input id="username" name="username" type="text" value={attr(v.username ?? "")} autocomplete="username"
+        autocapitalize="off" spellcheck="false" />
+    </fieldset>
+  ) as string;
+}
+
+function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
+  return (
+    <form id="setup" method="post" action="/oauth/connect">
+      <input type="hidden" name="request_id" value={attr(requestId)} />
+      <input type="hidden" name="csrf_token" value={attr(csrfToken)} />
+      <label for="provider">Email provider</label>
+      <select id="provider" name="provider" required>
+        <option value="">Choose your provider…</option>
+        {PROVIDERS.map((p) => <ProviderOption p={p} selected={p.id === v.provider} />)}
+      </select>
+      <ChosenHelp provider={v.provider} />
+      <HelpList />
+      <label for="email">Email address</label>
+      <input id="email" name="email" type="email" required value={attr(v.email ?? "")} autocomplete="email"
+        autocapitalize="off" spellcheck="false" />
+      <label for="password">App password</label>
+      <input id="password" name="password" type="password" required autocomplete="current-password" />
+      <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
+        and stored encrypted; revoking the app's access deletes it.</p>
+      <CustomServer v={v} />
+      <button id="connect" type="submit">Connect mailbox</button>
+      <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
+        (this can take up to 15 seconds).</p>
+    </form>
+  ) as string;
+}
+
+export function SetupForm(props: SetupFormProps): string {
+  const { nonce, redirectHost, error } = props;
+  return Layout({
+    title: "Connect your mailbox",
+    nonce,
+    children: (
+      <div class="card">
+        <h1>Connect your mailbox</h1>
+        <p class="who"><strong safe>{redirectHost}</strong> is asking to read, search, draft and send email in your mailbox.
+          Only continue if you started this from that app.</p>
+        {error ? <p class="error" role="alert" safe>{error}</p> : ""}
+        <Fields {...props} />
+        <p class="hint">After connecting you will be sent back to <span safe>{redirectHost}</span>.</p>
+      </div>
+    ) as string + `<script nonce="${nonce}">${SCRIPT}</script>`,
+  });
+}

@@ -1,0 +1,143 @@
+// Headline test: the setup form in real headless Chromium against a listening server and the harness
+// Dovecot. The CSP (nonce, form-action 'self' + redirect origin) must let the form post and the 303 land.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { freePort } from "../support/dovecot.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import { testApp } from "../support/app.ts";
+import { authorizeQuery, newVerifier, postForm, REDIRECT, tokenFields } from "./flow.ts";
+
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+let h: Harness;
+let base: string;
+let server: ReturnType<typeof testApp>;
+let browser: Browser;
+let callbackServer: ReturnType<typeof Bun.serve>;
+/** The client's callback: the seed's http://localhost:6274/oauth/callback when 6274 is free, else an extra URI. */
+let redirect = REDIRECT;
+
+/** Playwright's route() does not see the request that follows a redirect, so a real server answers it. */
+async function startCallback(): Promise<string[]> {
+  const fetch = () => new Response("callback reached", { headers: { "content-type": "text/plain" } });
+  try {
+    callbackServer = Bun.serve({ port: 6274, hostname: "127.0.0.1", fetch });
+    return [];
+  } catch {
+    const port = await freePort();
+    callbackServer = Bun.serve({ port, hostname: "127.0.0.1", fetch });
+    redirect = `http://localhost:${port}/oauth/callback`;
+    return [redirect];
+  }
+}
+
+beforeAll(async () => {
+  h = await getHarness();
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  server = testApp({ baseUrl: base, extraRedirectUris: await startCallback() });
+  server.app.listen({ port, hostname: "127.0.0.1" });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.app.stop(true);
+  callbackServer?.stop(true);
+}, 30_000);
+
+/** A fresh context on the authorize page; collects CSP violations from the console. */
+async function open(opts: { javaScriptEnabled?: boolean; width?: number } = {}) {
+  const context: BrowserContext = await browser.newContext({
+    javaScriptEnabled: opts.javaScriptEnabled ?? true,
+    viewport: { width: opts.width ?? 1280, height: 900 },
+  });
+  const page: Page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text()); });
+  const verifier = newVerifier();
+  const state = `st-${Math.random().toString(36).slice(2)}<&>`;
+  const res = await page.goto(`${base}/oauth/authorize?${authorizeQuery(verifier, { state, redirect_uri: redirect })}`);
+  expect(res?.status()).toBe(200);
+  return { context, page, verifier, state, cspErrors };
+}
+
+async function fillCustom(page: Page, password: string) {
+  await page.selectOption("#provider", "custom");
+  await page.fill("#email", h.dovecot.users.alice.email);
+  await page.fill("#password", password);
+  await page.fill("#imap_host", h.dovecot.host);
+  await page.fill("#imap_port", String(h.dovecot.port));
+  await page.selectOption("#imap_security", "none");
+  await page.fill("#smtp_host", h.smtp.host);
+  await page.fill("#smtp_port", String(h.smtp.port));
+  await page.selectOption("#smtp_security", "none");
+}
+
+describe("setup form in headless Chromium", () => {
+  test("custom provider with the right password lands on the redirect with code and state", async () => {
+    const { context, page, verifier, state, cspErrors } = await open();
+    await fillCustom(page, h.dovecot.users.alice.pass);
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(redirect + "?")), page.click("#connect")]);
+    const landed = new URL(page.url());
+    expect(landed.origin + landed.pathname).toBe(redirect);
+    expect(landed.searchParams.get("state")).toBe(state);
+    const code = landed.searchParams.get("code")!;
+    expect(code).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(await page.textContent("body")).toContain("callback reached");
+    expect(cspErrors).toEqual([]);
+    // The code from the browser flow is a real one.
+    expect((await postForm(server.app, "/oauth/token", tokenFields(code, verifier, { redirect_uri: redirect }))).status).toBe(200);
+    await context.close();
+  }, 60_000);
+
+  test("the wrong password shows the message, keeps the email, clears the password", async () => {
+    const { context, page, cspErrors } = await open();
+    await fillCustom(page, "definitely-wrong");
+    const [response] = await Promise.all([page.waitForResponse(`${base}/oauth/connect`), page.click("#connect")]);
+    expect(response.status()).toBe(401);
+    await page.waitForLoadState();
+    expect(await page.textContent(".error")).toContain("rejected the email address or password");
+    expect(await page.inputValue("#email")).toBe(h.dovecot.users.alice.email);
+    expect(await page.inputValue("#password")).toBe("");
+    expect(await page.inputValue("#provider")).toBe("custom");
+    expect(await page.content()).not.toContain("definitely-wrong");
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test("the script (allowed by the nonce) hides custom fields for presets and shows the provider's link", async () => {
+    const { context, page, cspErrors } = await open();
+    await page.selectOption("#provider", "gmail");
+    expect(await page.isHidden("#custom")).toBe(true);
+    expect(await page.getAttribute("#app-password-help a", "href")).toBe("https://myaccount.google.com/apppasswords");
+    await page.selectOption("#provider", "custom");
+    expect(await page.isVisible("#custom")).toBe(true);
+    expect(cspErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  test("works without JavaScript: custom fields are there and the form submits", async () => {
+    const { context, page, state } = await open({ javaScriptEnabled: false });
+    expect(await page.isVisible("#custom")).toBe(true);
+    await fillCustom(page, h.dovecot.users.alice.pass);
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(redirect + "?")), page.click("#connect")]);
+    expect(new URL(page.url()).searchParams.get("state")).toBe(state);
+    await context.close();
+  }, 60_000);
+
+  test("screenshots: desktop and a 390px phone", async () => {
+    const desktop = await open();
+    await desktop.page.screenshot({ path: "/tmp/setup-form.png", fullPage: true });
+    await desktop.context.close();
+    const phone = await open({ width: 390 });
+    await phone.page.selectOption("#provider", "custom");
+    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0); // no sideways scrolling on a phone
+    await phone.page.screenshot({ path: "/tmp/setup-form-phone.png", fullPage: true });
+    await phone.context.close();
+  }, 60_000);
+});
