@@ -30,6 +30,7 @@ Environment only:
   MAILBOX_MCP_EXTRA_ORIGINS        comma list of further CORS origins
   MAILBOX_MCP_SECRET_KEY           32-byte base64 master key (default: secret.key in the data dir)
   MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
+  MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
 `;
 
 function loadConfig(args: string[], env: Env, log: Logger): Config {

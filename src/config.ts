@@ -23,6 +23,8 @@ export interface Settings {
   extraOrigins: string[];
   secretKey: Uint8Array | null;
   allowPrivateHosts: boolean;
+  /** Behind a reverse proxy: take the client address from the last X-Forwarded-For hop. */
+  trustProxy: boolean;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -129,5 +131,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     extraOrigins: list(e.MAILBOX_MCP_EXTRA_ORIGINS).map((o) => origin("MAILBOX_MCP_EXTRA_ORIGINS", o)),
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
     allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
+    trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
   };
 }

@@ -19,6 +19,8 @@ export function serve(app: App, { hostname, port, log }: ServeOptions): Server<u
     idleTimeout: 0,
     // Elysia's default reusePort would let a second instance bind the same port silently.
     reusePort: false,
+    // DESIGN §7: /mcp bodies ≤ 32 MB (20 MB of attachments, base64-encoded, plus JSON).
+    maxRequestBodySize: 32 * 1024 * 1024,
     async fetch(request) {
       const t0 = performance.now();
       const response = await app.fetch(request);

@@ -1,5 +1,6 @@
 // GET /oauth/authorize (validate, store the pending request, render the setup form) and
 // POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
+import { clientAddress } from "./client-address.ts";
 import { Elysia, t } from "elysia";
 import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
@@ -98,7 +99,7 @@ export function setupRoutes(deps: AppDeps) {
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
       purge();
-      const ip = server?.requestIP(request)?.address ?? "unknown";
+      const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body);
     }, { body: ConnectBody });
 }
