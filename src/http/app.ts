@@ -3,6 +3,9 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import type { ImapPool } from "../mail/imap-pool.ts";
+import type { SessionStore } from "../mcp/sessions.ts";
+import type { VerifyLogin } from "../mail/verify.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -19,6 +22,12 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
+  /** Live IMAP login check used by /oauth/connect; defaults to src/mail/verify.ts (tests may inject). */
+  verifyLogin?: VerifyLogin;
+  /** Pooled IMAP connections, one per token; build with createMcpRuntime (src/mcp/runtime.ts). */
+  imap?: ImapPool;
+  /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
+  sessions?: SessionStore;
 }
 
 export function createApp(deps: AppDeps) {

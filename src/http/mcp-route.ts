@@ -1,7 +1,89 @@
+// /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard. One McpServer + transport
+// per session, owned by the token that opened it. Checks run in this order, each with its status:
+//   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
+//   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (DESIGN §2)
+//   3. body over 32 MB -> 413; not JSON -> 400
+//   4. no Mcp-Session-Id: initialize opens a session; anything else -> 400
+//   5. unknown, expired or another token's session -> 404
+// Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
+import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
+import { isInitialize, primeSse, readJsonBody, rpcError } from "../mcp/body.ts";
+import { createMcpRuntime } from "../mcp/runtime.ts";
+import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
+import { checkBearer, type BearerAuth } from "../oauth/bearer.ts";
 import type { AppDeps } from "./app.ts";
+import { allowedOrigins } from "./security.ts";
 
-// Placeholder: filled in by its issue.
-export function mcpRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "mcp" });
+type McpDeps = AppDeps & Required<Pick<AppDeps, "imap" | "sessions">>;
+
+export function mcpRoutes(appDeps: AppDeps) {
+  // Without a runtime from the composition root there is no sweeper: sessions then expire only on use.
+  const deps: McpDeps = appDeps.imap && appDeps.sessions
+    ? (appDeps as McpDeps)
+    : { ...appDeps, ...createMcpRuntime(appDeps.clock, appDeps.log) };
+  // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3).
+  deps.events.onRevoked(async (tokenId) => {
+    deps.imap.closeToken(tokenId);
+    await deps.sessions.closeToken(tokenId);
+  });
+  const origins = allowedOrigins(deps.config);
+  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, request);
+  return new Elysia({ name: "mcp" })
+    .post("/mcp", handle, { parse: "none" })
+    .get("/mcp", handle)
+    .delete("/mcp", handle);
+}
+
+async function handleMcp(deps: McpDeps, origins: Set<string>, request: Request): Promise<Response> {
+  const origin = request.headers.get("origin");
+  if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
+  const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
+  if (!bearer.ok) return bearer.response;
+  let body: unknown;
+  if (request.method === "POST") {
+    const read = await readJsonBody(request);
+    if ("error" in read) return read.error;
+    body = read.body;
+  }
+  const authInfo = toAuthInfo(deps, bearer.auth);
+  const sessionId = request.headers.get("mcp-session-id");
+  if (!sessionId) {
+    if (request.method === "POST" && isInitialize(body)) return openSession(deps, bearer.auth, request, body, authInfo);
+    return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
+  }
+  const session = deps.sessions.use(sessionId, bearer.auth.record.id);
+  if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
+  const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+  return request.method === "GET" ? primeSse(response) : response;
+}
+
+function toAuthInfo(deps: McpDeps, auth: BearerAuth): AuthInfo {
+  const extra: TokenExtra = { tokenId: auth.record.id };
+  return {
+    token: auth.token,
+    clientId: deps.config.clientId,
+    scopes: auth.scopes,
+    expiresAt: Math.floor(auth.record.expiresAt / 1000),
+    extra: { ...extra },
+  };
+}
+
+/** Initialize: a new server + transport; kept only if the transport accepted the request. */
+async function openSession(deps: McpDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+  const server = createMcpServer({ grants: deps.grants, imap: deps.imap, log: deps.log, version: deps.config.version });
+  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => deps.sessions.add({ id, tokenId: auth.record.id, server, transport }),
+    onsessionclosed: (id) => void deps.sessions.close(id, "deleted by client"),
+    // Plain JSON answers to POSTs: a streamed (SSE) answer costs a few hundred µs more per call and
+    // our tools send no progress notifications. Server-initiated messages still use the GET stream.
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
+  if (!transport.sessionId) await server.close(); // rejected (e.g. 406): nothing to keep
+  return response;
 }

@@ -6,6 +6,8 @@ import { memoryLogger } from "../../src/log.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { GrantStore } from "../../src/store/grants.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { ImapPool } from "../../src/mail/imap-pool.ts";
+import { SessionStore } from "../../src/mcp/sessions.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
@@ -24,6 +26,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     extraOrigins: [],
     secretKey: new Uint8Array(32).fill(7),
     allowPrivateHosts: true,
+    trustProxy: false,
     version: "0.0.0-test",
     ...overrides,
   };
@@ -36,7 +39,9 @@ export function testDeps(overrides: Partial<Config> = {}) {
   const db = openDatabase(":memory:");
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
-  return { config, clock, log, db, grants, events } satisfies AppDeps & Record<string, unknown>;
+  const imap = new ImapPool(clock, log);
+  const sessions = new SessionStore(clock, log);
+  return { config, clock, log, db, grants, events, imap, sessions } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}) {

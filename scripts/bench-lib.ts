@@ -1,0 +1,86 @@
+// Measuring helpers for scripts/bench.ts: timing, percentiles, the server child process, RSS, and
+// two ways to call a tool over MCP.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { readFileSync } from "node:fs";
+import type { MailAccount } from "../src/mail/types.ts";
+import { callOk } from "../test/support/mcp-client.ts";
+
+export const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+export const WARMUP = 20;
+
+/** Calls a tool and returns its structuredContent; throws on isError. */
+export interface McpCaller {
+  call(name: string, args: Record<string, unknown>): Promise<unknown>;
+}
+
+export const sdkCaller = (client: Client): McpCaller => ({ call: (name, args) => callOk(client, name, args) });
+
+/** The least a client can do: POST one JSON-RPC tools/call on the SDK client's session, parse the answer. */
+export function rawCaller(url: string, token: string, sessionId: string): McpCaller {
+  let id = 1_000_000;
+  const headers = {
+    authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
+    "mcp-session-id": sessionId, "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+  };
+  return {
+    async call(name, args) {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args } });
+      const res = (await (await fetch(url, { method: "POST", headers, body })).json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+      if (!res.result || res.result.isError) throw new Error(`${name} failed: ${JSON.stringify(res)}`);
+      return res.result.structuredContent;
+    },
+  };
+}
+
+export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;
+
+export async function time(fn: () => Promise<unknown>, n = ITERATIONS): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: pct(samples, 0.5), p95: pct(samples, 0.95) };
+}
+
+export interface ServerProc { port: number; tokens: string[]; pid: number; kill(): void }
+
+export async function startServer(accounts: MailAccount[]): Promise<ServerProc> {
+  const proc = Bun.spawn(["bun", "scripts/bench-server.ts", JSON.stringify(accounts)], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("bench server exited before it was ready");
+    text += new TextDecoder().decode(value);
+  }
+  const { port, tokens } = JSON.parse(text.split("\n")[0]!) as { port: number; tokens: string[] };
+  return { port, tokens, pid: proc.pid, kill: () => proc.kill() };
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+export const ms = (n: number) => n.toFixed(2).padStart(6);
+export const verdict = (ok: boolean) => (ok ? "ok" : "OVER TARGET");
+
+/** Times several calls round-robin, so load from other processes hits them all alike. */
+export async function timeTogether(fns: Array<() => Promise<unknown>>, n = ITERATIONS): Promise<Array<{ p50: number; p95: number }>> {
+  for (let i = 0; i < WARMUP; i++) for (const fn of fns) await fn();
+  const samples = fns.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    for (const [k, fn] of fns.entries()) {
+      const t = performance.now();
+      await fn();
+      samples[k]!.push(performance.now() - t);
+    }
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)).map((s) => ({ p50: pct(s, 0.5), p95: pct(s, 0.95) }));
+}
+

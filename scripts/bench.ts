@@ -1,0 +1,206 @@
+// `bun run bench`: seeds a private Dovecot (the test harness), runs the server in a child process
+// (scripts/bench-server.ts) and prints, from one run:
+//   - p50/p95 of each tool row through MCP vs the same IMAP work done directly on one warm imapflow
+//     connection, and the MCP/direct ratio (target <= 1.3 at p50). MCP is measured twice: with a
+//     minimal JSON-RPC-over-fetch client (the server's own cost) and with the official SDK client
+//     (adds the client's work, e.g. validating structuredContent against outputSchema);
+//   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
+//   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB).
+// To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
+// client: `m.call(tool, args)`), and the same work done directly on the ImapFlow client.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ImapFlow } from "imapflow";
+import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap-connect.ts";
+import { getEmail } from "../src/mail/message.ts";
+import { recentEmails, searchEmails } from "../src/mail/read.ts";
+import type { MailAccount } from "../src/mail/types.ts";
+import { getHarness, stopHarness } from "../test/support/harness.ts";
+import * as fx from "../test/support/mail-fixtures.ts";
+import { callOk, connectClient } from "../test/support/mcp-client.ts";
+import { testAccount } from "../test/support/token.ts";
+import {
+  ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, time, timeTogether, verdict, type McpCaller, type ServerProc,
+} from "./bench-lib.ts";
+
+const MIX = "BenchMix"; // 1,000 varied messages: the folder the tool rows work on
+const SMALL = "Bench100";
+const LARGE = "Bench20k";
+
+interface Row {
+  name: string;
+  mcp: (m: McpCaller) => Promise<unknown>;
+  direct: (imap: ImapFlow) => Promise<unknown>;
+}
+
+const ROWS: Row[] = [
+  {
+    name: "get_recent_emails(20)",
+    mcp: (m) => m.call("get_recent_emails", { folder: MIX, limit: 20 }),
+    direct: (i) => recentEmails(i, { folder: MIX, limit: 20, beforeUid: null, unreadOnly: false }),
+  },
+  {
+    name: "search_emails(from)",
+    mcp: (m) => m.call("search_emails", { folder: MIX, from: "dave@example.org" }),
+    direct: (i) => searchEmails(i, { folder: MIX, from: "dave@example.org", limit: 20, beforeUid: null }),
+  },
+  {
+    name: "get_email",
+    mcp: (m) => m.call("get_email", { folder: MIX, uid: 500 }),
+    direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }),
+  },
+];
+
+function mixMessage(i: number): string {
+  const from = i % 3 === 0 ? "Dave Example <dave@example.org>" : fx.DEFAULT_FROM;
+  const date = new Date(Date.UTC(2024, 0, 1) + i * 3_600_000);
+  const body = `Message ${i}.\n` + "Some ordinary text in a message body, about the length of a short email.\n".repeat(20);
+  return i % 7 === 0 ? fx.alternative({ from, date, subject: `Mix ${i}` }) : fx.plainText({ from, date, subject: `Mix ${i}` }, body);
+}
+
+async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
+  const t = performance.now();
+  await h.dovecot.seedBulk("alice", MIX, 1000, mixMessage);
+  await h.dovecot.seedBulk("alice", SMALL, 100, (i) => fx.plainText({ subject: `Small ${i}` }));
+  await h.dovecot.seedBulk("alice", LARGE, 20_000, (i) => fx.plainText({ subject: `Large ${i}` }));
+  console.log(`seeded 21,100 messages in ${Math.round(performance.now() - t)} ms`);
+}
+
+async function toolRows(callers: { raw: McpCaller; sdk: McpCaller }, imap: ImapFlow): Promise<void> {
+  console.log(`\n${"row".padEnd(22)} ${"direct p50/p95".padStart(13)} ${"MCP raw p50/p95".padStart(15)} ratio ${"MCP SDK p50/p95".padStart(15)} ratio`);
+  for (const row of ROWS) {
+    const [direct, raw, sdk] = await timeTogether([() => row.direct(imap), () => row.mcp(callers.raw), () => row.mcp(callers.sdk)]);
+    const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`;
+    const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
+    console.log(`${row.name.padEnd(22)} ${cell(direct!)} ${cell(raw!)} ${ratio(raw!)} ${cell(sdk!)} ${ratio(sdk!)}` +
+      `  ${verdict(raw!.p50 / direct!.p50 <= 1.3)}`);
+  }
+}
+
+// Paging one folder keeps it selected on the pooled connection, so each folder is timed in a run of
+// its own. Switching folders pays the server's SELECT, printed apart: on the harness Dovecot a
+// 20,000-message Maildir takes ~0.7 s to SELECT (CPU in Dovecot's uidlist code), direct or not.
+async function sizeRatio(m: McpCaller, imap: ImapFlow): Promise<void> {
+  const small = await time(() => m.call("get_recent_emails", { folder: SMALL, limit: 20 }));
+  const large = await time(() => m.call("get_recent_emails", { folder: LARGE, limit: 20 }));
+  const ratio = large.p50 / small.p50;
+  console.log(`\nget_recent_emails(20) 20,000 vs 100 messages: p50 ${ms(large.p50)} vs ${ms(small.p50)} ms, ratio ${ratio.toFixed(2)}  ${verdict(ratio <= 1.3)}`);
+  const switches: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    (await imap.getMailboxLock(LARGE, { readOnly: true })).release();
+    (await imap.getMailboxLock(SMALL, { readOnly: true })).release();
+    switches.push(performance.now() - t);
+  }
+  const median = switches.sort((a, b) => a - b)[2]!;
+  console.log(`  (a folder switch is the server's own cost: EXAMINE ${LARGE} then ${SMALL}, directly: p50 ${ms(median)} ms)`);
+}
+
+// "Before" is after the timing runs (imapflow and mailparser loaded, JIT warm), so the difference is
+// what 50 more sessions cost.
+async function memory(server: ServerProc, url: string, idle: number): Promise<void> {
+  const before = rssMb(server.pid);
+  const clients: Client[] = [];
+  for (let i = 0; i < 50; i++) {
+    const c = await connectClient(url, server.tokens[0]!);
+    await callOk(c, "get_recent_emails", { folder: MIX, limit: 5 });
+    clients.push(c);
+  }
+  await Bun.sleep(500);
+  const after = rssMb(server.pid);
+  console.log(`\nserver RSS: idle ${idle.toFixed(1)} MB  ${verdict(idle <= 80)}; after the timing runs ${before.toFixed(1)} MB; ` +
+    `with 50 more open sessions ${after.toFixed(1)} MB (+${((after - before) / 50).toFixed(2)} MB per session)`);
+  await Promise.all(clients.map((c) => c.close()));
+}
+
+async function main(): Promise<void> {
+  const h = await getHarness();
+  await seed(h);
+  const account = testAccount(h.dovecot.users.alice, h.dovecot);
+  const server = await startServer([account]);
+  try {
+    await Bun.sleep(1000);
+    const idle = rssMb(server.pid);
+    const url = `http://localhost:${server.port}/mcp`;
+    const client = await connectClient(url, server.tokens[0]!);
+    const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
+    await imap.connect();
+    console.log(`${ITERATIONS} iterations per figure after ${WARMUP} warm-up calls; times in ms`);
+    const sessionId = (client.transport as { sessionId?: string }).sessionId!;
+    const callers = { raw: rawCaller(url, server.tokens[0]!, sessionId), sdk: sdkCaller(client) };
+    await toolRows(callers, imap);
+    await sizeRatio(callers.sdk, imap);
+    await memory(server, url, idle);
+    await writeRows(h); // issue 5: send_email, move_email
+    await client.close();
+    await imap.logout();
+  } finally {
+    server.kill();
+    await stopHarness();
+  }
+}
+
+await main();
+
+// ---------------------------------------------------------------------------------------------
+// Write tools (issue 5): send_email and move_email through MCP vs the same work done directly.
+// A second server process, because these rows need an account with SMTP (the one above has none).
+// send_email goes to an address the harness SMTP server records but does not deliver, so the
+// figures are our work (compose, SMTP, APPEND to Sent), not the harness's local delivery.
+// Direct send = build with nodemailer, send on a warm pooled transport, APPEND to Sent with \Seen.
+// move_email ping-pongs one message between two folders, following the new uid each time.
+async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
+  const nodemailer = (await import("nodemailer")).default;
+  const account: MailAccount = { ...testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port) };
+  const server = await startServer([account]);
+  const client = await connectClient(`http://localhost:${server.port}/mcp`, server.tokens[0]!);
+  const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
+  await imap.connect();
+  const smtp = nodemailer.createTransport({ pool: true, host: account.smtp.host, port: account.smtp.port, secure: false, ignoreTLS: true, auth: { user: account.username, pass: account.password } });
+  const build = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  const to = "bench-sink@example.net";
+  const folders = [`BenchMoveA-${Date.now()}`, `BenchMoveB-${Date.now()}`] as const;
+  try {
+    for (const f of folders) await imap.mailboxCreate(f);
+    await h.dovecot.deliver("alice", fx.plainText({ subject: "move me (MCP)" }), folders[0]);
+    await h.dovecot.deliver("alice", fx.plainText({ subject: "move me (direct)" }), folders[0]);
+    // One message each, moved back and forth; next() follows it to its new uid.
+    const pingPong = (uid: number) => ({
+      uid, from: folders[0] as string, to: folders[1] as string,
+      next(newUid: number) { this.uid = newUid; [this.from, this.to] = [this.to, this.from]; },
+    });
+    const m = pingPong(1);
+    const d = pingPong(2);
+    const rows: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+      ["send_email", () => callOk(client, "send_email", { to, subject: "bench", text: "Hello from the bench." }), async () => {
+        const { message } = await build.sendMail({ from: account.email, to, subject: "bench", text: "Hello from the bench." });
+        await smtp.sendMail({ raw: message as Buffer, envelope: { from: account.email, to: [to] } });
+        await imap.append("Sent", message as Buffer, ["\\Seen"]);
+      }],
+      ["move_email", async () => {
+        const r = await callOk(client, "move_email", { folder: m.from, uids: [m.uid], destination: m.to });
+        m.next(r.moved[0].new_uid);
+      }, async () => {
+        const lock = await imap.getMailboxLock(d.from);
+        try {
+          const r = await imap.messageMove(String(d.uid), d.to, { uid: true });
+          d.next(r ? r.uidMap!.get(d.uid)! : d.uid);
+        } finally {
+          lock.release();
+        }
+      }],
+    ];
+    console.log(`\n${"write row".padEnd(24)}  MCP p50  MCP p95  dir p50  dir p95  ratio(p50)`);
+    for (const [name, viaMcp, direct] of rows) {
+      const a = await time(viaMcp);
+      const b = await time(direct);
+      const ratio = a.p50 / b.p50;
+      console.log(`${name.padEnd(24)}  ${ms(a.p50)}  ${ms(a.p95)}  ${ms(b.p50)}  ${ms(b.p95)}  ${ratio.toFixed(2)}  ${verdict(ratio <= 1.3)}`);
+    }
+    h.smtp.messages.length = 0; // the recorded bench mail is no use to anyone
+  } finally {
+    smtp.close();
+    await client.close();
+    await imap.logout();
+    server.kill();
+  }
+}

@@ -1,0 +1,102 @@
+// Opening one IMAP connection for a MailAccount, and turning imapflow's errors into MailErrors
+// whose message says what happened and what the user can do about it.
+import type { ImapFlow } from "imapflow";
+import { MailError, type MailAccount } from "./types.ts";
+
+export interface ImapTimeouts {
+  /** TCP connect + greeting + login, in all. */
+  connectTimeoutMs: number;
+  /** Socket inactivity before imapflow gives up on the connection. */
+  socketTimeoutMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
+
+export function imapOptions(account: MailAccount, t: ImapTimeouts) {
+  const { host, port, security } = account.imap;
+  return {
+    host,
+    port,
+    secure: security === "tls",
+    doSTARTTLS: security === "starttls" ? true : security === "none" ? false : undefined,
+    auth: { user: account.username, pass: account.password },
+    logger: false as const, // pino to stdout otherwise (STACK-NOTES)
+    // Auto-IDLE would put a DONE round trip in front of every command on a warm pooled connection.
+    disableAutoIdle: true,
+    connectionTimeout: t.connectTimeoutMs,
+    greetingTimeout: t.connectTimeoutMs,
+    socketTimeout: t.socketTimeoutMs,
+  };
+}
+
+/**
+ * A logged-in client, or a MailError. An `error` listener is attached before connecting: an
+ * EventEmitter error without a listener would throw and take the process down.
+ */
+export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+  // Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7 target).
+  const { ImapFlow } = await import("imapflow");
+  const client = new ImapFlow(imapOptions(account, t));
+  client.on("error", () => {}); // reported through the failing call instead
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error("connect timeout"), { code: "CONNECT_TIMEOUT" })), t.connectTimeoutMs);
+  });
+  try {
+    await Promise.race([client.connect(), deadline]);
+    return client;
+  } catch (err) {
+    client.close();
+    throw toMailError(err, account, t.connectTimeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const TIMEOUT = new Set(["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT", "ETIMEOUT", "ETIMEDOUT", "LockTimeout"]);
+const NOT_FOUND = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME"]);
+const DROPPED = new Set([
+  "NoConnection", "EConnectionClosed", "ClosedAfterConnectText", "ClosedAfterConnectTLS",
+  "ECONNRESET", "EPIPE", "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED",
+]);
+
+interface ImapErrorLike { code?: string; authenticationFailed?: boolean; responseStatus?: string; responseText?: string; message?: string }
+
+/** True when the connection went away under the command (worth one retry on a new connection). */
+export function isDropped(err: unknown): boolean {
+  const code = (err as ImapErrorLike)?.code;
+  return code !== undefined && DROPPED.has(code) && code !== "ECONNREFUSED";
+}
+
+function isTls(e: ImapErrorLike): boolean {
+  return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(e.code ?? "") || /certificate|tls|ssl/i.test(e.message ?? "");
+}
+
+/** Maps an imapflow/socket error to a MailError; errors that are not the mail server's pass through. */
+export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, timeoutMs: number): unknown {
+  if (err instanceof MailError || typeof err !== "object" || err === null) return err;
+  const e = err as ImapErrorLike;
+  const where = `${account.imap.host}:${account.imap.port}`;
+  if (e.authenticationFailed) {
+    return new MailError("auth", "The mail server rejected the stored password (it may have been changed or revoked): reconnect the mailbox with a new app password.");
+  }
+  if (e.code && TIMEOUT.has(e.code)) {
+    return new MailError("timeout", `The mail server ${where} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a moment; if it keeps happening the server may be down.`);
+  }
+  if (e.code && NOT_FOUND.has(e.code)) {
+    return new MailError("unreachable", `The mail server host ${account.imap.host} could not be found. Check the server name by reconnecting the mailbox.`);
+  }
+  if (isTls(e)) {
+    return new MailError("tls", `A secure (TLS) connection to ${where} failed: ${e.message ?? e.code}. Check the server's security setting by reconnecting the mailbox.`);
+  }
+  if (e.code && DROPPED.has(e.code)) {
+    return new MailError("unreachable", `The connection to the mail server ${where} was lost or refused. Try again; if it keeps happening the server may be down.`);
+  }
+  if (e.responseStatus === "NO" || e.responseStatus === "BAD") {
+    return new MailError("protocol", `The mail server refused the request: ${e.responseText ?? e.message ?? "no reason given"}.`);
+  }
+  if (typeof e.code === "string") {
+    return new MailError("protocol", `The mail server connection failed (${e.code}). Try again; if it keeps happening reconnect the mailbox.`);
+  }
+  return err;
+}

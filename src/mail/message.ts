@@ -1,0 +1,103 @@
+// get_email: one message as readable text. MIME parsing is mailparser's (which also turns an
+// HTML-only body into text with html-to-text); this file picks fields and cleans them.
+import type { ImapFlow, MessageStructureObject } from "imapflow";
+import type { AddressObject, Attachment, ParsedMail } from "mailparser";
+import { uidNotFound, withMailbox } from "./imap.ts";
+import { cleanLine, cleanText } from "./sanitize.ts";
+import { attachmentNodes, partFilename, SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
+
+export interface AttachmentInfo {
+  /** IMAP body part number, e.g. "2" or "1.2". */
+  part: string;
+  filename: string | null;
+  content_type: string;
+  /** Decoded bytes. */
+  size: number;
+}
+
+export interface FullEmail extends Summary {
+  in_reply_to: string | null;
+  references: string[];
+  reply_to: Address[];
+  body_text: string;
+  truncated: boolean;
+  attachments: AttachmentInfo[];
+}
+
+export interface EmailQuery {
+  folder: string;
+  uid: number;
+  maxChars: number;
+}
+
+// mailparser's guard against pathological HTML; a bigger body is reported rather than parsed.
+const MAX_HTML_TO_PARSE = 5 * 1024 * 1024;
+
+/** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
+export async function getEmail(client: ImapFlow, q: EmailQuery): Promise<FullEmail> {
+  return withMailbox(client, q.folder, async (box) => {
+    const msg = await client.fetchOne(String(q.uid), { ...SUMMARY_QUERY, source: true }, { uid: true });
+    if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
+    // Loaded on first use: mailparser (+ html-to-text, iconv) is ~8 MB RSS an idle server does not need.
+    const { simpleParser } = await import("mailparser");
+    const parsed = await simpleParser(msg.source, { maxHtmlLengthToParse: MAX_HTML_TO_PARSE, skipTextToHtml: true, skipImageLinks: true });
+    const { text, truncated } = window(cleanText(bodyText(parsed)), q.maxChars);
+    return {
+      ...toSummary(msg, box.path),
+      in_reply_to: parsed.inReplyTo ? cleanLine(parsed.inReplyTo) : null,
+      references: referencesOf(parsed),
+      reply_to: addressesOf(parsed.replyTo),
+      body_text: text,
+      truncated,
+      attachments: attachmentsOf(msg.bodyStructure, parsed.attachments),
+    };
+  }, { readOnly: true });
+}
+
+/** The text part, or the HTML part converted to text by mailparser when there is no text part. */
+function bodyText(parsed: ParsedMail): string {
+  return (parsed.text ?? "").replace(/\s+$/, "");
+}
+
+/** At most maxChars characters (code points, so a surrogate pair is never split). */
+export function window(text: string, maxChars: number): { text: string; truncated: boolean } {
+  if (text.length <= maxChars) return { text, truncated: false };
+  const chars = Array.from(text);
+  if (chars.length <= maxChars) return { text, truncated: false };
+  return { text: chars.slice(0, maxChars).join(""), truncated: true };
+}
+
+function referencesOf(parsed: ParsedMail): string[] {
+  const refs = parsed.references;
+  const list = Array.isArray(refs) ? refs : refs ? refs.split(/\s+/) : [];
+  return list.map(cleanLine).filter(Boolean);
+}
+
+function addressesOf(field: AddressObject | AddressObject[] | undefined): Address[] {
+  const objects = Array.isArray(field) ? field : field ? [field] : [];
+  return objects.flatMap((o) => o.value).flatMap((a) => (a.group ?? [a]))
+    .filter((a) => a.address)
+    .map((a) => ({ name: a.name ? cleanLine(a.name) || null : null, address: cleanLine(a.address ?? "") }));
+}
+
+// Part numbers come from BODYSTRUCTURE (what a later download would use); decoded sizes from
+// mailparser, matched by part number, else estimated from the transfer encoding.
+function attachmentsOf(root: MessageStructureObject | undefined, parsed: Attachment[]): AttachmentInfo[] {
+  const byPart = new Map(parsed.filter((a) => a.partId).map((a) => [a.partId!, a]));
+  return attachmentNodes(root).map((node) => {
+    const match = byPart.get(node.part!);
+    const filename = partFilename(node) ?? match?.filename ?? null;
+    return {
+      part: node.part!,
+      filename: filename ? cleanLine(filename) : null,
+      content_type: node.type,
+      size: match?.size ?? estimateDecoded(node),
+    };
+  });
+}
+
+function estimateDecoded(node: MessageStructureObject): number {
+  const size = node.size ?? 0;
+  if (node.encoding?.toLowerCase() !== "base64") return size;
+  return Math.floor((size * 57) / 78); // 57 bytes per 76-character line plus CRLF
+}

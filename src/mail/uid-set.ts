@@ -1,0 +1,55 @@
+// UID sets as ranges, so a search matching 20,000 messages is a handful of numbers, not an array of
+// 20,000 (ESEARCH RETURN (ALL) sends "1:19000,19002:20000"). Paging takes the top of the ranges.
+
+export type Range = readonly [low: number, high: number];
+
+/** Parses an IMAP sequence set of numbers ("1,5:10,20"); ranges may be written high:low. */
+export function parseSet(set: string): Range[] {
+  if (!set) return [];
+  return set.split(",").map((part) => {
+    const [a, b = a] = part.split(":").map(Number) as [number, number?];
+    return [Math.min(a, b!), Math.max(a, b!)] as const;
+  });
+}
+
+/** Sorted, merged ranges from a plain list of numbers (servers without ESEARCH). */
+export function rangesOf(numbers: number[]): Range[] {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const out: Array<[number, number]> = [];
+  for (const n of sorted) {
+    const last = out[out.length - 1];
+    if (last && n <= last[1] + 1) last[1] = Math.max(last[1], n);
+    else out.push([n, n]);
+  }
+  return out;
+}
+
+/** A compact IMAP set for a list of numbers: [5,4,3,1] -> "1,3:5". */
+export function toSet(numbers: number[]): string {
+  return rangesOf(numbers).map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}:${hi}`)).join(",");
+}
+
+export function countOf(ranges: Range[]): number {
+  return ranges.reduce((sum, [lo, hi]) => sum + hi - lo + 1, 0);
+}
+
+export interface TopPage {
+  /** Highest first. */
+  uids: number[];
+  /** True when members below the page remain. */
+  more: boolean;
+}
+
+/** The `limit` highest members below `before` (exclusive; no bound when null). */
+export function topBelow(ranges: Range[], limit: number, before: number | null): TopPage {
+  const ceiling = before === null ? Infinity : before - 1;
+  const sorted = [...ranges].sort((a, b) => b[1] - a[1]);
+  const uids: number[] = [];
+  for (const [lo, hi] of sorted) {
+    for (let n = Math.min(hi, ceiling); n >= lo; n--) {
+      if (uids.length === limit) return { uids, more: true };
+      uids.push(n);
+    }
+  }
+  return { uids, more: false };
+}

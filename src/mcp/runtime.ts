@@ -1,0 +1,29 @@
+// What the composition root (src/service.ts) builds for /mcp, and the one timer that expires idle
+// MCP sessions (30 min) and idle IMAP connections (5 min).
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+import { ImapPool, type PoolOptions } from "../mail/imap-pool.ts";
+import { SessionStore } from "./sessions.ts";
+
+export interface McpRuntime {
+  imap: ImapPool;
+  sessions: SessionStore;
+}
+
+export function createMcpRuntime(clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}): McpRuntime {
+  return { imap: new ImapPool(clock, log, pool), sessions: new SessionStore(clock, log) };
+}
+
+/** Starts the sweeper; the returned stop() also closes every session and connection (shutdown). */
+export function startMcpSweeper(rt: McpRuntime, log: Logger, everyMs = 60_000): () => Promise<void> {
+  const timer = setInterval(() => {
+    rt.imap.sweep();
+    rt.sessions.sweep().catch((err) => log.error("session sweep failed", { error: (err as Error).message }));
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    rt.imap.closeAll();
+    await rt.sessions.closeAll();
+  };
+}

@@ -1,0 +1,32 @@
+// get_recent_emails: the newest messages of a folder, a page at a time.
+import { z } from "zod";
+import { recentEmails } from "../../mail/read.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { ok } from "./result.ts";
+import { beforeUidArg, folderArg, limitArg, nextBeforeUid, summaryLines, summarySchema } from "./schemas.ts";
+
+export const getRecentEmails = defineTool({
+  name: "get_recent_emails",
+  config: {
+    title: "Get recent emails",
+    description:
+      "Returns summaries (uid, sender, recipients, subject, date, read/flagged state, attachments) of the newest messages in a folder, " +
+      "newest first. Page back with before_uid = the previous result's next_before_uid. Set unread_only to see only unread mail. " +
+      "Does not mark anything as read. Use get_email with a uid for the full text.",
+    inputSchema: {
+      folder: folderArg,
+      limit: limitArg,
+      before_uid: beforeUidArg,
+      unread_only: z.boolean().default(false).describe("Only unread messages. Default false."),
+    },
+    outputSchema: { folder: z.string(), emails: z.array(summarySchema), next_before_uid: nextBeforeUid },
+    annotations: READ_ONLY,
+  },
+  handler: async (args, ctx) => {
+    const page = await ctx.withImap((client) => recentEmails(client, {
+      folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only,
+    }));
+    const head = `${page.emails.length} ${args.unread_only ? "unread " : ""}message(s) in ${page.folder}, newest first:`;
+    return ok({ ...page }, page.emails.length ? `${head}\n${summaryLines(page.emails, page.next_before_uid)}` : `No ${args.unread_only ? "unread " : ""}messages in ${page.folder}${args.before_uid ? ` below uid ${args.before_uid}` : ""}.`);
+  },
+});

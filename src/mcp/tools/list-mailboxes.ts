@@ -1,0 +1,35 @@
+// list_mailboxes: every folder with its path (the handle the other tools take) and counts.
+import { z } from "zod";
+import { listMailboxes as list } from "../../mail/read.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { ok } from "./result.ts";
+
+const mailbox = z.object({
+  path: z.string().describe("Pass this as `folder` to the other tools."),
+  name: z.string().describe("Last segment of the path."),
+  delimiter: z.string().describe("Hierarchy separator in paths."),
+  special_use: z.string().nullable().describe('RFC 6154 role such as "\\\\Sent", "\\\\Drafts", "\\\\Trash", or null.'),
+  flags: z.array(z.string()),
+  messages: z.number().int().nullable(),
+  unseen: z.number().int().nullable(),
+  subscribed: z.boolean(),
+});
+
+export const listMailboxes = defineTool({
+  name: "list_mailboxes",
+  config: {
+    title: "List folders",
+    description:
+      "Lists every folder (mailbox) in the connected account with its exact path, special role (Sent, Drafts, Trash, Junk, Archive...), " +
+      "message count and unread count. Call it first when you need a folder other than INBOX.",
+    inputSchema: {},
+    outputSchema: { mailboxes: z.array(mailbox) },
+    annotations: READ_ONLY,
+  },
+  handler: async (_args, ctx) => {
+    const mailboxes = await ctx.withImap((client) => list(client));
+    const text = mailboxes.map((m) =>
+      `${m.path}${m.special_use ? ` (${m.special_use})` : ""}: ${m.messages ?? "?"} messages, ${m.unseen ?? "?"} unread`).join("\n");
+    return ok({ mailboxes }, text || "No folders.");
+  },
+});

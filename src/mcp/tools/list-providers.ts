@@ -1,0 +1,38 @@
+// list_providers: the mail provider presets a person can pick when connecting a mailbox.
+import { z } from "zod";
+import { PROVIDERS } from "../../mail/providers.ts";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { ok } from "./result.ts";
+
+const endpoint = z.object({
+  host: z.string().nullable().describe("null for custom: the person enters it."),
+  port: z.number().int(),
+  security: z.enum(["tls", "starttls", "none"]),
+});
+
+const provider = z.object({
+  id: z.string(),
+  name: z.string(),
+  imap: endpoint,
+  smtp: endpoint,
+  app_password_url: z.string().nullable().describe("Where to create an app-specific password, if the provider has them."),
+  notes: z.string(),
+});
+
+export const listProviders = defineTool({
+  name: "list_providers",
+  config: {
+    title: "List email providers",
+    description:
+      "Lists the email providers this server has presets for (IMAP/SMTP servers, where to create an app password, caveats). " +
+      "Use it to help someone choose a provider or explain how to connect; it does not touch the mailbox.",
+    inputSchema: {},
+    outputSchema: { providers: z.array(provider) },
+    annotations: { ...READ_ONLY, openWorldHint: false },
+  },
+  handler: async () => {
+    const providers = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) => ({ id, name, imap, smtp, app_password_url, notes }));
+    const text = providers.map((p) => `${p.id}: ${p.name}${p.imap.host ? ` (IMAP ${p.imap.host}:${p.imap.port})` : ""}. ${p.notes}`).join("\n");
+    return ok({ providers }, text);
+  },
+});

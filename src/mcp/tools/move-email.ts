@@ -1,0 +1,48 @@
+// move_email: move messages to another folder, returning their new uids there.
+import { z } from "zod";
+import { moveEmails } from "../../mail/move.ts";
+import { MailError } from "../../mail/types.ts";
+import { asWriter } from "./draft-email.ts";
+import { defineTool, WRITE } from "./define.ts";
+import { uidsArg } from "./mark-as-read.ts";
+import { ok } from "./result.ts";
+import { folderArg } from "./schemas.ts";
+
+export const moveEmail = defineTool({
+  name: "move_email",
+  config: {
+    title: "Move to another folder",
+    description:
+      "Moves messages (by uid) from one folder to another, e.g. to Archive, Trash or a project folder. " +
+      "A message gets a new uid in the destination: the result maps each old uid to its new_uid there; use those from now on. " +
+      "destination must be an existing folder path exactly as list_mailboxes returns it; an unknown one is an error listing the folders.",
+    inputSchema: {
+      folder: folderArg,
+      uids: uidsArg,
+      destination: z.string().min(1).max(1000).describe('Path of the folder to move to, e.g. "Archive" (see list_mailboxes).'),
+    },
+    outputSchema: {
+      from: z.string().describe("Source folder path."),
+      to: z.string().describe("Destination folder path."),
+      moved: z.array(z.object({
+        uid: z.number().int().describe("UID in the source folder."),
+        new_uid: z.number().int().nullable().describe("UID in the destination (null if the server does not report it)."),
+      })),
+    },
+    // Not additive: the messages leave the source folder (moving to Trash is how mail gets deleted),
+    // so clients should confirm. Not idempotent: a repeat finds the uids gone.
+    annotations: { ...WRITE, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  handler: (args, ctx) =>
+    asWriter(ctx, "move_email", async () => {
+      const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
+      if (!res.moved.length) {
+        throw new MailError("not_found", `None of the uids ${res.missing.join(", ")} exist in "${res.from}"; nothing was moved. Use get_recent_emails or search_emails for current uids.`);
+      }
+      const n = res.moved.length;
+      const lines = [`Moved ${n} message${n === 1 ? "" : "s"} from ${res.from} to ${res.to}:`];
+      lines.push(...res.moved.map((m) => `  uid ${m.uid} -> ${m.new_uid ?? "(new uid unknown)"} in ${res.to}`));
+      if (res.missing.length) lines.push(`Not found in ${res.from} (moved or deleted?): uids ${res.missing.join(", ")}.`);
+      return ok({ from: res.from, to: res.to, moved: res.moved }, lines.join("\n"));
+    }),
+});

@@ -1,0 +1,57 @@
+// zod pieces shared by several tools (read and write): argument fields and the Summary shape of
+// DESIGN §6. Descriptions are written for the model choosing arguments.
+import { z } from "zod";
+import type { Summary } from "../../mail/summary.ts";
+
+export const folderArg = z.string().min(1).max(1000).default("INBOX")
+  .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');
+
+export const uidArg = z.number().int().positive()
+  .describe("The message's IMAP UID in that folder, as returned in a summary's uid field.");
+
+export const limitArg = z.number().int().min(1).max(100).default(20)
+  .describe("How many messages to return, 1 to 100. Default 20.");
+
+export const beforeUidArg = z.number().int().positive().optional()
+  .describe("Paging cursor: only messages with a uid below this one. Pass the previous page's next_before_uid.");
+
+export const addressSchema = z.object({
+  name: z.string().nullable().describe("Display name, or null when the header has none."),
+  address: z.string(),
+});
+
+export const summarySchema = z.object({
+  uid: z.number().int(),
+  folder: z.string(),
+  message_id: z.string().nullable().describe("Message-ID header, angle brackets kept."),
+  subject: z.string(),
+  from: addressSchema.nullable(),
+  to: z.array(addressSchema),
+  cc: z.array(addressSchema),
+  date: z.string().nullable().describe("ISO 8601, from the Date header (arrival time when the header is unusable)."),
+  seen: z.boolean(),
+  flagged: z.boolean(),
+  has_attachments: z.boolean(),
+  size: z.number().int().describe("Size of the whole message in bytes."),
+});
+
+export const nextBeforeUid = z.number().int().nullable()
+  .describe("Pass as before_uid to get the next older page; null when there are no older matches.");
+
+function who(a: { name: string | null; address: string } | null): string {
+  if (!a) return "(unknown sender)";
+  return a.name ? `${a.name} <${a.address}>` : a.address;
+}
+
+/** One line per message, for the readable text block. */
+export function summaryLine(s: Summary): string {
+  const marks = [s.seen ? "" : "unread", s.flagged ? "flagged" : "", s.has_attachments ? "attachments" : ""].filter(Boolean);
+  const tail = marks.length ? ` [${marks.join(", ")}]` : "";
+  return `uid ${s.uid} | ${s.date ?? "no date"} | ${who(s.from)} | ${s.subject || "(no subject)"}${tail}`;
+}
+
+export function summaryLines(emails: Summary[], nextBefore: number | null): string {
+  const lines = emails.map(summaryLine);
+  if (nextBefore !== null) lines.push(`More older messages: call again with before_uid ${nextBefore}.`);
+  return lines.join("\n");
+}

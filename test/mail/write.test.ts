@@ -1,0 +1,274 @@
+// Drafts, sending with Sent copies, mark read/unread and move, against the harness Dovecot + SMTP.
+// Every test uses its own folders or unique subjects: the servers are shared by the whole run.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
+import { InputError } from "../../src/mail/addresses.ts";
+import { appendSent, saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/drafts.ts";
+import { markRead } from "../../src/mail/flags.ts";
+import { moveEmails } from "../../src/mail/move.ts";
+import { closeAllSmtp } from "../../src/mail/smtp.ts";
+import { MailError, type MailAccount } from "../../src/mail/types.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import type { MailUser } from "../support/dovecot.ts";
+import { plainText } from "../support/mail-fixtures.ts";
+
+let h: Harness;
+let aliceImap: ImapFlow;
+let bobImap: ImapFlow;
+let deps: OutgoingDeps;
+const tag = () => crypto.randomUUID().slice(0, 8);
+
+function connect(u: MailUser): Promise<ImapFlow> {
+  const c = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
+  return c.connect().then(() => c);
+}
+
+function account(u: MailUser, overrides: Partial<MailAccount> = {}): MailAccount {
+  const endpoint = (port: number) => ({ host: "localhost", port, security: "none" as const });
+  return { provider: "custom", email: u.email, username: u.user, password: u.pass, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false, ...overrides };
+}
+
+beforeAll(async () => {
+  h = await getHarness();
+  [aliceImap, bobImap] = await Promise.all([connect(h.dovecot.users.alice), connect(h.dovecot.users.bob)]);
+  deps = { tokenId: "write-test", account: account(h.dovecot.users.alice), withImap: (fn) => fn(aliceImap) };
+}, 20_000);
+afterEach(() => {
+  h.smtp.rejectRecipients.clear();
+  h.smtp.failNext = undefined;
+});
+afterAll(async () => {
+  closeAllSmtp();
+  await Promise.all([aliceImap.logout(), bobImap.logout()]);
+});
+
+interface Found { uid: number; flags: Set<string>; raw: Buffer }
+
+/** Messages in `folder` whose Subject contains `subject` (fresh fetch, lock released). */
+async function find(c: ImapFlow, folder: string, subject: string): Promise<Found[]> {
+  const lock = await c.getMailboxLock(folder);
+  try {
+    await c.noop(); // an already-selected folder learns of new mail only on the next sync
+    const uids = (await c.search({ subject }, { uid: true })) || [];
+    if (!uids.length) return [];
+    const out: Found[] = [];
+    for await (const m of c.fetch(uids, { uid: true, flags: true, source: true }, { uid: true })) out.push({ uid: m.uid, flags: m.flags ?? new Set(), raw: m.source! });
+    return out;
+  } finally {
+    lock.release();
+  }
+}
+
+/** Delivers `count` messages to a new folder of alice's and returns the folder and their UIDs. */
+async function seedFolder(prefix: string, count: number): Promise<{ folder: string; uids: number[]; subject: string }> {
+  const folder = `${prefix}-${tag()}`;
+  const subject = `seed ${folder}`;
+  await aliceImap.mailboxCreate(folder);
+  for (let i = 0; i < count; i++) await h.dovecot.deliver("alice", plainText({ subject: `${subject} #${i}`, messageId: `<${folder}-${i}@example.test>` }), folder);
+  const uids = (await find(aliceImap, folder, subject)).map((m) => m.uid).sort((a, b) => a - b);
+  return { folder, uids, subject };
+}
+
+async function thrown(p: Promise<unknown>): Promise<Error> {
+  const err = await p.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(Error);
+  return err as Error;
+}
+
+describe("draft_email", () => {
+  test("a draft lands in \\Drafts with \\Draft, our Message-ID and the Bcc kept", async () => {
+    const subject = `draft ${tag()}`;
+    // Regression: after an EXAMINE (what the read tools leave behind) imapflow drops APPEND flags (see drafts.ts).
+    (await aliceImap.getMailboxLock("INBOX", { readOnly: true })).release();
+    const res = await saveDraft(deps, { to: ["Bob <bob@example.test>"], cc: "carol@example.net", bcc: "dave@example.org", subject, text: "Draft body" });
+    expect(res.folder).toBe("Drafts");
+    const [m] = await find(aliceImap, "Drafts", subject);
+    expect(m?.uid).toBe(res.uid!);
+    expect(m!.flags.has("\\Draft") && m!.flags.has("\\Seen")).toBe(true);
+    const parsed = await simpleParser(m!.raw);
+    expect(parsed.messageId).toBe(res.message_id);
+    expect(parsed.from?.text).toBe("alice@example.test");
+    expect(parsed.to && "text" in parsed.to ? parsed.to.text : "").toBe(`"Bob" <bob@example.test>`);
+    expect(JSON.stringify(parsed.bcc)).toContain("dave@example.org");
+    expect(parsed.text?.trim()).toBe("Draft body");
+  });
+
+  test("a reply draft threads under its parent (In-Reply-To, References, Re:)", async () => {
+    const folder = `W5-reply-${tag()}`;
+    await aliceImap.mailboxCreate(folder);
+    const parentId = `<parent-${folder}@example.test>`;
+    await h.dovecot.deliver("alice", plainText({ subject: `Budget ${folder}`, messageId: parentId, inReplyTo: "<root@example.test>", references: ["<root@example.test>", "<mid@example.test>"] }), folder);
+    const [parent] = await find(aliceImap, folder, "Budget");
+    const res = await saveDraft(deps, { to: "carol@example.net", text: "Sounds good", reply_to_uid: parent!.uid, reply_folder: folder });
+    const [draft] = await find(aliceImap, "Drafts", `Re: Budget ${folder}`);
+    const parsed = await simpleParser(draft!.raw);
+    expect(parsed.messageId).toBe(res.message_id);
+    expect(parsed.subject).toBe(`Re: Budget ${folder}`);
+    expect(parsed.inReplyTo).toBe(parentId);
+    expect(parsed.references).toEqual(["<root@example.test>", "<mid@example.test>", parentId]);
+  });
+
+  test("bad arguments and a missing parent change nothing", async () => {
+    const subject = `bad draft ${tag()}`;
+    expect(await thrown(saveDraft(deps, { to: [], subject }))).toBeInstanceOf(InputError);
+    expect(await thrown(saveDraft(deps, { to: "not an address", subject }))).toBeInstanceOf(InputError);
+    expect(await thrown(saveDraft(deps, { to: "bob@example.test" }))).toBeInstanceOf(InputError); // no subject, not a reply
+    const missing = await thrown(saveDraft(deps, { to: "bob@example.test", subject, reply_to_uid: 999_999 }));
+    expect(missing).toBeInstanceOf(MailError);
+    expect(missing.message).toContain("999999");
+    const noFolder = await thrown(saveDraft(deps, { to: "bob@example.test", subject, reply_to_uid: 1, reply_folder: "No-Such-Folder" }));
+    expect(noFolder.message).toMatch(/does not exist.*INBOX/);
+    expect(await find(aliceImap, "Drafts", subject)).toEqual([]);
+  });
+});
+
+describe("send_email", () => {
+  test("delivers to bob with the attachment intact, envelope right, a \\Seen copy in alice's Sent", async () => {
+    const subject = `send ${tag()}`;
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 31) % 256));
+    const before = h.smtp.messages.length;
+    const res = await sendEmail(deps, {
+      to: "bob@example.test", bcc: ["carol@example.net"], subject, text: "See attached",
+      attachments: [{ filename: "data.bin", content_base64: bytes.toString("base64"), content_type: "application/octet-stream" }],
+    });
+    expect(res).toMatchObject({ accepted: ["bob@example.test", "carol@example.net"], rejected: [], saved_to: "Sent", warnings: [] });
+    expect(h.smtp.messages.length).toBe(before + 1);
+    const env = h.smtp.messages.at(-1)!;
+    expect(env.from).toBe("alice@example.test");
+    expect(env.to).toEqual(["bob@example.test", "carol@example.net"]);
+    expect(env.raw.toString()).not.toContain("carol@example.net"); // Bcc stays hidden
+
+    const [inbox] = await find(bobImap, "INBOX", subject);
+    const got = await simpleParser(inbox!.raw);
+    expect(got.messageId).toBe(res.message_id);
+    expect(Buffer.compare(got.attachments[0]!.content, bytes)).toBe(0);
+    expect(got.attachments[0]!.filename).toBe("data.bin");
+
+    const [sent] = await find(aliceImap, "Sent", subject);
+    expect(sent!.flags.has("\\Seen")).toBe(true);
+    const copy = await simpleParser(sent!.raw);
+    expect(copy.messageId).toBe(res.message_id);
+    expect(JSON.stringify(copy.bcc)).toContain("carol@example.net");
+  });
+
+  test("a reply is threaded and flags its parent \\Answered", async () => {
+    const { folder, uids } = await seedFolder("W5-answer", 1);
+    const res = await sendEmail(deps, { to: "bob@example.test", text: "Reply body", reply_to_uid: uids[0], reply_folder: folder });
+    const got = await simpleParser((await find(bobImap, "INBOX", `Re: seed ${folder}`))[0]!.raw);
+    expect(got.messageId).toBe(res.message_id);
+    expect(got.inReplyTo).toBe(`<${folder}-0@example.test>`);
+    const [parent] = await find(aliceImap, folder, `seed ${folder}`);
+    expect(parent!.flags.has("\\Answered")).toBe(true);
+  });
+
+  test("an SMTP refusal leaves Sent untouched", async () => {
+    const subject = `refused ${tag()}`;
+    h.smtp.rejectRecipients.add("bob@example.test");
+    const err = await thrown(sendEmail(deps, { to: "bob@example.test", subject, text: "x" }));
+    expect(err).toBeInstanceOf(MailError);
+    h.smtp.failNext = { code: 554, message: "5.7.1 Policy rejection", at: "data" };
+    expect(await thrown(sendEmail(deps, { to: "carol@example.net", subject, text: "x" }))).toBeInstanceOf(MailError);
+    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
+  });
+
+  test("providerSavesSent: no copy from us, saved_to null", async () => {
+    const subject = `gmail-like ${tag()}`;
+    const res = await sendEmail({ ...deps, account: account(h.dovecot.users.alice, { providerSavesSent: true }) }, { to: "bob@example.test", subject, text: "x" });
+    expect(res.saved_to).toBeNull();
+    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
+    expect((await find(bobImap, "INBOX", subject)).length).toBe(1);
+  });
+
+  test("bad input is refused before anything is sent", async () => {
+    const before = h.smtp.messages.length;
+    const subject = `invalid ${tag()}`;
+    const bad = [
+      { to: "bob@example.test", subject, text: "x", attachments: [{ filename: "a", content_base64: "!!!!" }] },
+      { to: "bob@example.test", cc: "bad@", subject, text: "x" },
+      { to: "bob@example.test", subject }, // empty message
+      { to: "bob@example.test", subject: "two\r\nlines", text: "x" },
+    ];
+    for (const args of bad) expect(await thrown(sendEmail(deps, args))).toBeInstanceOf(InputError);
+    expect(h.smtp.messages.length).toBe(before);
+    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
+  });
+});
+
+describe("mark_as_read", () => {
+  test("flips \\Seen both ways and reports unknown UIDs", async () => {
+    const { folder, uids } = await seedFolder("W5-mark", 3);
+    const res = await markRead(aliceImap, folder, [uids[0]!, uids[1]!, 9999], true);
+    expect(res).toEqual({ updated: 2, missing: [9999] });
+    const seen = async () => (await find(aliceImap, folder, "seed")).filter((m) => m.flags.has("\\Seen")).map((m) => m.uid).sort((a, b) => a - b);
+    expect(await seen()).toEqual([uids[0]!, uids[1]!]);
+    expect(await markRead(aliceImap, folder, [uids[0]!], false)).toEqual({ updated: 1, missing: [] });
+    expect(await seen()).toEqual([uids[1]!]);
+  });
+
+  test("unknown folder lists the folders; bad uids are refused", async () => {
+    const err = await thrown(markRead(aliceImap, "W5-nope", [1]));
+    expect(err).toBeInstanceOf(MailError);
+    expect(err.message).toMatch(/does not exist.*Drafts/);
+    expect(await thrown(markRead(aliceImap, "INBOX", [-1]))).toBeInstanceOf(InputError);
+    expect(await thrown(markRead(aliceImap, "INBOX", Array.from({ length: 101 }, (_, i) => i + 1)))).toBeInstanceOf(InputError);
+  });
+});
+
+describe("move_email", () => {
+  test("moves with the new UIDs from COPYUID", async () => {
+    const src = await seedFolder("W5-move-src", 3);
+    const dst = `W5-move-dst-${tag()}`;
+    await aliceImap.mailboxCreate(dst);
+    const res = await moveEmails(aliceImap, src.folder, [src.uids[0]!, src.uids[2]!, 4242], dst);
+    expect(res.from).toBe(src.folder);
+    expect(res.to).toBe(dst);
+    expect(res.missing).toEqual([4242]);
+    expect(res.moved.map((m) => m.uid)).toEqual([src.uids[0]!, src.uids[2]!]);
+    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual([src.uids[1]!]);
+    const landed = await find(aliceImap, dst, "seed");
+    for (const { uid, new_uid } of res.moved) {
+      const m = landed.find((l) => l.uid === new_uid);
+      const i = src.uids.indexOf(uid);
+      expect((await simpleParser(m!.raw)).messageId).toBe(`<${src.folder}-${i}@example.test>`);
+    }
+  });
+
+  test("unknown destination lists folders; same folder is refused; nothing moves", async () => {
+    const src = await seedFolder("W5-move-bad", 1);
+    const err = await thrown(moveEmails(aliceImap, src.folder, src.uids, "Nowhere"));
+    expect(err).toBeInstanceOf(MailError);
+    expect(err.message).toMatch(/destination: folder "Nowhere" does not exist\. Existing folders: .*INBOX/);
+    expect(await thrown(moveEmails(aliceImap, src.folder, src.uids, src.folder))).toBeInstanceOf(InputError);
+    expect(await thrown(moveEmails(aliceImap, "W5-missing-src", [1], "INBOX"))).toBeInstanceOf(MailError);
+    // A parent that exists only as a path segment (\Noselect / \NonExistent) cannot hold messages.
+    const parent = `W5-parent-${tag()}`;
+    await aliceImap.mailboxCreate(`${parent}/child`);
+    const noselect = await thrown(moveEmails(aliceImap, src.folder, src.uids, parent));
+    expect(noselect.message).toMatch(/cannot hold messages/);
+    expect(await moveEmails(aliceImap, src.folder, [777_777], "INBOX")).toEqual({ from: src.folder, to: "INBOX", moved: [], missing: [777_777] });
+    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual(src.uids);
+  });
+});
+
+describe("special-use lookup", () => {
+  test("a remembered Sent path that has gone away is looked up again, once", async () => {
+    // A stand-in client: the first LIST says Sent is "Old Sent", later ones say "Sent"; "Old Sent" is gone.
+    let sentPath = "Old Sent";
+    const appended: string[] = [];
+    const folder = (path: string) => ({ path, specialUse: "\\Sent", specialUseSource: "extension", flags: new Set<string>() });
+    const fake = {
+      list: async () => [folder(sentPath)],
+      getMailboxLock: async (path: string) => {
+        if (path === "Old Sent" && sentPath !== "Old Sent") throw Object.assign(new Error("NONEXISTENT"), { mailboxMissing: true });
+        return { path, release() {} };
+      },
+      append: async (path: string) => (appended.push(path), { destination: path, uid: appended.length }),
+      mailbox: {},
+    } as unknown as ImapFlow;
+    expect(await appendSent(fake, Buffer.from("x"), "<a@x>")).toEqual({ folder: "Old Sent", uid: 1 });
+    sentPath = "Sent"; // renamed behind our back
+    expect(await appendSent(fake, Buffer.from("x"), "<b@x>")).toEqual({ folder: "Sent", uid: 2 });
+    expect(appended).toEqual(["Old Sent", "Sent"]);
+  });
+});

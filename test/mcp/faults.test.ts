@@ -1,0 +1,114 @@
+// Mail-server faults through MCP, against the scripted fake IMAP server: each is a clear
+// isError result, nothing hangs past the configured timeouts, and the next call is answered.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { USERS } from "../support/dovecot.ts";
+import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
+import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { issueTestToken, testAccount } from "../support/token.ts";
+
+let srv: TestServer;
+let fake: FakeImap;
+
+beforeAll(async () => {
+  fake = await startFakeImap();
+  srv = await startTestServer({ pool: { connectTimeoutMs: 500, opTimeoutMs: 800 } });
+});
+afterAll(async () => {
+  await srv.stop();
+  await fake.stop();
+});
+
+/** A fresh token (so a fresh pooled connection) and client against the fake server. */
+async function newClient(): Promise<Client> {
+  const token = await issueTestToken(srv.deps, testAccount(USERS.alice, fake));
+  return connectClient(srv.mcpUrl, token);
+}
+
+const recent = (c: Client) => call(c, "get_recent_emails", { folder: "INBOX", limit: 2 });
+
+describe("mail-server faults", () => {
+  test("a healthy fake answers", async () => {
+    fake.script = () => ({});
+    const page = await callOk(await newClient(), "get_recent_emails", { limit: 2 });
+    expect(page.emails.map((e: { uid: number }) => e.uid)).toEqual([3, 2]);
+    expect(page.next_before_uid).toBe(2);
+  });
+
+  test("login refused: isError telling the user to reconnect the mailbox", async () => {
+    fake.script = () => ({ login: "refuse" });
+    const client = await newClient();
+    const res = await recent(client);
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/rejected the stored password.*reconnect the mailbox/);
+    fake.script = () => ({});
+    expect((await recent(client)).isError).toBeFalsy(); // the same session recovers
+  });
+
+  test("a server that never greets: timeout error within the connect timeout", async () => {
+    fake.script = () => ({ greet: false });
+    const client = await newClient();
+    const t0 = performance.now();
+    const res = await recent(client);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/did not answer within/);
+  });
+
+  test("a login that never completes: timeout error", async () => {
+    fake.script = () => ({ login: "hang" });
+    const res = await recent(await newClient());
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/did not answer/);
+  });
+
+  test("a FETCH that never answers: timeout error, then the next call works", async () => {
+    fake.script = () => ({ fetch: "hang" });
+    const client = await newClient();
+    const t0 = performance.now();
+    const res = await recent(client);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/did not answer within 1 s/);
+    fake.script = () => ({});
+    expect((await recent(client)).isError).toBeFalsy();
+  });
+
+  test("the connection dropped mid-FETCH: isError saying so, then the next call works", async () => {
+    fake.script = () => ({ fetch: "drop" });
+    const client = await newClient();
+    const res = await recent(client);
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/connection to the mail server .* was lost/);
+    fake.script = () => ({});
+    expect((await recent(client)).isError).toBeFalsy();
+  });
+
+  test("a pooled connection that drops under a command is reopened once, transparently", async () => {
+    const client = await newClient();
+    const first = fake.connections + 1;
+    fake.script = (n) => (n === first ? { fetch: "ok-then-drop" } : {});
+    expect((await recent(client)).isError).toBeFalsy();
+    const res = await recent(client); // the reused connection drops mid-FETCH; one retry on a new one
+    expect(res.isError).toBeFalsy();
+    expect(fake.connections).toBe(first + 1);
+  });
+
+  test("a pooled connection the server closed while idle is reopened on the next call", async () => {
+    fake.script = () => ({});
+    const client = await newClient();
+    expect((await recent(client)).isError).toBeFalsy();
+    const before = fake.connections;
+    fake.dropAll();
+    await Bun.sleep(20);
+    expect((await recent(client)).isError).toBeFalsy();
+    expect(fake.connections).toBe(before + 1);
+  });
+
+  test("an unreachable server: isError, nothing crashes", async () => {
+    const token = await issueTestToken(srv.deps, testAccount(USERS.alice, { host: "127.0.0.1", port: 1 }));
+    const res = await recent(await connectClient(srv.mcpUrl, token));
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/lost or refused/);
+  });
+});

@@ -1,0 +1,268 @@
+// The five read tools through the official SDK client, against the harness Dovecot, compared with
+// what was seeded (test/mcp/seed.ts). Folder "ReadTools" is this file's own.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { PROVIDERS } from "../../src/mail/providers.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import * as fx from "../support/mail-fixtures.ts";
+import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { issueTestToken, testAccount } from "../support/token.ts";
+import { flagsOf, LONG_BODY, seedVaried, type Seeded } from "./seed.ts";
+
+const FOLDER = "ReadTools";
+let h: Harness;
+let srv: TestServer;
+let client: Client;
+let seeded: Seeded[];
+const byName = (n: string) => seeded.find((s) => s.name === n)!;
+const messageId = (raw: string) => /^Message-ID: (.*)$/m.exec(raw)![1]!.trim();
+
+beforeAll(async () => {
+  h = await getHarness();
+  seeded = await seedVaried(h.dovecot, h.dovecot.users.alice, FOLDER);
+  srv = await startTestServer();
+  const token = await issueTestToken(srv.deps, testAccount(h.dovecot.users.alice, h.dovecot));
+  client = await connectClient(srv.mcpUrl, token);
+}, 30_000);
+afterAll(async () => {
+  await client?.close();
+  await srv?.stop();
+});
+
+describe("tools/list", () => {
+  test("five read tools with annotations and output schemas", async () => {
+    const { tools } = await client.listTools();
+    for (const name of ["list_providers", "list_mailboxes", "get_recent_emails", "search_emails", "get_email"]) {
+      const t = tools.find((x) => x.name === name)!;
+      expect(t.description!.length).toBeGreaterThan(60);
+      expect(t.outputSchema).toBeDefined();
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    }
+  });
+});
+
+describe("list_providers", () => {
+  test("lists the presets with exactly the documented fields", async () => {
+    const res = await callOk(client, "list_providers");
+    expect(res.providers.map((p: { id: string }) => p.id)).toEqual(PROVIDERS.map((p) => p.id));
+    expect(Object.keys(res.providers[0]).sort()).toEqual(["app_password_url", "id", "imap", "name", "notes", "smtp"]);
+  });
+});
+
+describe("list_mailboxes", () => {
+  test("paths, special use, counts, the sub-folder", async () => {
+    const { mailboxes } = await callOk(client, "list_mailboxes");
+    const get = (p: string) => mailboxes.find((m: { path: string }) => m.path === p);
+    expect(get(FOLDER)).toMatchObject({
+      name: FOLDER, delimiter: "/", special_use: null, messages: seeded.length,
+      unseen: seeded.filter((s) => !s.flags.includes("\\Seen")).length,
+    });
+    expect(get(`${FOLDER}/Sub`)).toMatchObject({ name: "Sub", messages: 1, unseen: 0 });
+    expect(get("Drafts")).toMatchObject({ special_use: "\\Drafts", subscribed: true });
+    expect(get("INBOX")).toBeDefined();
+  });
+});
+
+describe("get_recent_emails", () => {
+  const allUids = () => seeded.map((s) => s.uid).sort((a, b) => b - a);
+
+  test("newest first; a summary matches what was seeded", async () => {
+    const page = await callOk(client, "get_recent_emails", { folder: FOLDER, limit: 100 });
+    expect(page.emails.map((e: { uid: number }) => e.uid)).toEqual(allUids());
+    expect(page.next_before_uid).toBeNull();
+    const plain = byName("plain");
+    expect(page.emails.find((e: { uid: number }) => e.uid === plain.uid)).toEqual({
+      uid: plain.uid, folder: FOLDER, message_id: messageId(plain.raw), subject: "Plain text",
+      from: { name: "Carol Example", address: "carol@example.net" },
+      to: [{ name: null, address: "alice@example.test" }], cc: [],
+      date: fx.DEFAULT_DATE.toISOString(), seen: true, flagged: false, has_attachments: false,
+      size: Buffer.byteLength(plain.raw),
+    });
+    const att = page.emails.find((e: { uid: number }) => e.uid === byName("attachment").uid);
+    expect(att).toMatchObject({ has_attachments: true, flagged: true, seen: true });
+  });
+
+  test("pages with before_uid cover every message once", async () => {
+    const got: number[] = [];
+    let before: number | null = null;
+    for (let i = 0; i < 10; i++) {
+      const page: { emails: Array<{ uid: number }>; next_before_uid: number | null } =
+        await callOk(client, "get_recent_emails", { folder: FOLDER, limit: 4, ...(before ? { before_uid: before } : {}) });
+      got.push(...page.emails.map((e) => e.uid));
+      if (page.next_before_uid === null) break;
+      expect(page.next_before_uid).toBe(page.emails.at(-1)!.uid);
+      before = page.next_before_uid;
+    }
+    expect(got).toEqual(allUids());
+  });
+
+  test("unread_only", async () => {
+    const unread = seeded.filter((s) => !s.flags.includes("\\Seen")).map((s) => s.uid).sort((a, b) => b - a);
+    const page = await callOk(client, "get_recent_emails", { folder: FOLDER, unread_only: true, limit: 2 });
+    expect(page.emails.map((e: { uid: number }) => e.uid)).toEqual(unread.slice(0, 2));
+    expect(page.next_before_uid).toBe(unread[1]);
+    const rest = await callOk(client, "get_recent_emails", { folder: FOLDER, unread_only: true, before_uid: unread[1] });
+    expect(rest.emails.map((e: { uid: number }) => e.uid)).toEqual(unread.slice(2));
+    expect(rest.next_before_uid).toBeNull();
+  });
+
+  test("default folder INBOX and the sub-folder", async () => {
+    expect((await callOk(client, "get_recent_emails")).folder).toBe("INBOX");
+    const sub = await callOk(client, "get_recent_emails", { folder: `${FOLDER}/Sub` });
+    expect(sub.emails.map((e: { subject: string }) => e.subject)).toEqual(["In the sub-folder"]);
+  });
+
+  test("a bad limit is an error naming limit", async () => {
+    for (const limit of [0, 101, 2.5]) {
+      const res = await call(client, "get_recent_emails", { limit });
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toMatch(/limit/);
+    }
+  });
+
+  test("a missing folder says so and lists the folders", async () => {
+    const res = await call(client, "get_recent_emails", { folder: "NoSuchFolder" });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/Folder "NoSuchFolder" does not exist.*INBOX.*ReadTools/);
+  });
+});
+
+describe("search_emails", () => {
+  const uidsOf = (res: { emails: Array<{ uid: number }> }) => res.emails.map((e) => e.uid);
+  const months = () => seeded.filter((s) => s.name.startsWith("month-")).map((s) => s.uid).sort((a, b) => b - a);
+
+  test("by subject, with total and paging", async () => {
+    const first = await callOk(client, "search_emails", { folder: FOLDER, subject: "Monthly note", limit: 4 });
+    expect(first.total).toBe(6);
+    expect(uidsOf(first)).toEqual(months().slice(0, 4));
+    const second = await callOk(client, "search_emails", { folder: FOLDER, subject: "Monthly note", limit: 4, before_uid: first.next_before_uid });
+    expect(uidsOf(second)).toEqual(months().slice(4));
+    expect(second.total).toBe(6);
+    expect(second.next_before_uid).toBeNull();
+  });
+
+  test("from, to, text, unread, flagged", async () => {
+    expect((await callOk(client, "search_emails", { folder: FOLDER, from: "bob@example.test" })).total).toBe(1); // thread-2
+    expect((await callOk(client, "search_emails", { folder: FOLDER, to: "bob@example.test" })).total).toBe(2);
+    expect((await callOk(client, "search_emails", { folder: FOLDER, text: "of the thread" })).total).toBe(3);
+    expect((await callOk(client, "search_emails", { folder: FOLDER, text: "Viele Grüße" })).emails[0].uid).toBe(byName("utf8").uid);
+    expect((await callOk(client, "search_emails", { folder: FOLDER, unread: true })).total).toBe(3);
+    expect(uidsOf(await callOk(client, "search_emails", { folder: FOLDER, flagged: true }))).toEqual([byName("attachment").uid]);
+  });
+
+  test("since is inclusive, before exclusive (Date header days)", async () => {
+    const m3 = fx.spreadOverMonths(6)[2]!.date.toISOString().slice(0, 10);
+    const res = await callOk(client, "search_emails", { folder: FOLDER, subject: "Monthly", since: m3, before: "2024-05-01" });
+    expect(uidsOf(res)).toEqual([byName("month-4").uid, byName("month-3").uid]);
+    const none = await callOk(client, "search_emails", { folder: FOLDER, subject: "Monthly", since: "2024-01-01", before: m3 });
+    expect(uidsOf(none)).toEqual([byName("month-2").uid, byName("month-1").uid]);
+  });
+
+  test("no criterion: an error naming the criteria", async () => {
+    const res = await call(client, "search_emails", { folder: FOLDER });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/from, to, subject, text, since, before, unread, flagged/);
+  });
+
+  test("a bad date names the argument", async () => {
+    for (const since of ["2024-13-01", "March 3", "2024-02-30"]) {
+      const res = await call(client, "search_emails", { folder: FOLDER, since });
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toMatch(/since/);
+    }
+  });
+});
+
+describe("get_email", () => {
+  const read = (name: string, extra: Record<string, unknown> = {}) =>
+    callOk(client, "get_email", { folder: FOLDER, uid: byName(name).uid, ...extra });
+
+  test("plain text, with the summary fields", async () => {
+    const e = await read("plain");
+    expect(e.body_text).toBe("Hello Alice,\nthis is a plain text message.");
+    expect(e).toMatchObject({ subject: "Plain text", truncated: false, attachments: [], references: [], in_reply_to: null, reply_to: [] });
+  });
+
+  test("HTML only: converted to readable text", async () => {
+    const e = await read("html");
+    expect(e.body_text).toContain("Hello Alice");
+    expect(e.body_text).not.toContain("<");
+  });
+
+  test("multipart/alternative: the text part", async () => {
+    expect((await read("alternative")).body_text).toBe("Hello Alice (text)");
+  });
+
+  test("attachment listed with part, name, type and decoded size", async () => {
+    const e = await read("attachment");
+    expect(e.body_text).toBe("See the attached file.");
+    expect(e.attachments).toEqual([{ part: "2", filename: fx.ATTACHMENT_NAME, content_type: "application/octet-stream", size: 1024 }]);
+    expect(e.has_attachments).toBe(true);
+  });
+
+  test("UTF-8 headers decoded", async () => {
+    const e = await read("utf8");
+    expect(e.subject).toBe(fx.UTF8_SUBJECT);
+    expect(e.from).toEqual({ name: fx.UTF8_NAME, address: "zoe@example.net" });
+    expect(e.body_text).toContain("Viele Grüße");
+  });
+
+  test("threading headers: message_id, in_reply_to, references", async () => {
+    const e = await read("thread-3");
+    expect(e.message_id).toBe("<thread-t1-3@example.test>");
+    expect(e.in_reply_to).toBe("<thread-t1-2@example.test>");
+    expect(e.references).toEqual(["<thread-t1-1@example.test>", "<thread-t1-2@example.test>"]);
+  });
+
+  test("reply_to, with a missing display name as null", async () => {
+    expect((await read("reply-to")).reply_to).toEqual([
+      { name: "Help Desk", address: "help@example.net" }, { name: null, address: "plain@example.net" },
+    ]);
+  });
+
+  test("does not set \\Seen", async () => {
+    const { alice } = h.dovecot.users;
+    expect((await flagsOf(h.dovecot, alice, FOLDER, byName("html").uid)).has("\\Seen")).toBe(false);
+    expect((await read("html")).seen).toBe(false);
+    expect((await flagsOf(h.dovecot, alice, FOLDER, byName("html").uid)).has("\\Seen")).toBe(false);
+  });
+
+  test("max_chars window and truncated", async () => {
+    const full = await read("long", { max_chars: 200_000 });
+    expect(full.truncated).toBe(false);
+    expect(full.body_text).toBe(LONG_BODY.trimEnd());
+    const def = await read("long");
+    expect(def.body_text.length).toBe(20_000);
+    expect(def.truncated).toBe(true);
+    const small = await read("long", { max_chars: 10 });
+    expect(small.body_text).toBe("line 0000 ");
+    const bad = await call(client, "get_email", { folder: FOLDER, uid: 1, max_chars: 200_001 });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/max_chars/);
+  });
+
+  test("invisible and control characters are stripped", async () => {
+    const e = await read("sneaky");
+    expect(e.body_text).toBe("Paypal evil ok done end");
+    expect(e.subject).toBe("Sneaky subject");
+  });
+
+  test("the text block fences the body with a fresh random marker", async () => {
+    const uid = byName("plain").uid;
+    const markers = await Promise.all([1, 2].map(async () => {
+      const text = textOf(await call(client, "get_email", { folder: FOLDER, uid }));
+      const found = [...text.matchAll(/UNTRUSTED-CONTENT-([0-9a-f]{16})/g)].map((m) => m[1]);
+      expect(found.length).toBe(3);
+      expect(new Set(found).size).toBe(1);
+      expect(text).toContain("this is a plain text message.");
+      return found[0];
+    }));
+    expect(markers[0]).not.toBe(markers[1]);
+  });
+
+  test("a missing uid says so", async () => {
+    const res = await call(client, "get_email", { folder: FOLDER, uid: 999_999 });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/No message with uid 999999 in "ReadTools".*newest has uid/);
+  });
+});

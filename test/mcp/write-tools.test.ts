@@ -1,0 +1,211 @@
+// The four write tools through the official SDK client, a real server and a real token, checked on
+// the harness Dovecot + SMTP: results, and that every bad call is a clear error that changes nothing.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
+import { randomBytes } from "node:crypto";
+import { closeAllSmtp } from "../../src/mail/smtp.ts";
+import { encodeAccount, type MailAccount } from "../../src/mail/types.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import { plainText } from "../support/mail-fixtures.ts";
+import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { issueTestToken, testAccount } from "../support/token.ts";
+
+let h: Harness;
+let srv: TestServer;
+let mcp: Client;
+let readOnly: Client;
+let imap: ImapFlow; // alice, to check on the server what the tools did
+let bobImap: ImapFlow;
+const tag = () => randomBytes(4).toString("hex");
+
+/** A token granted only email:read, through the same store path as issueTestToken. */
+async function readOnlyToken(account: MailAccount): Promise<string> {
+  const g = srv.deps.grants;
+  const { requestId } = g.createPending({ redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null }, 600_000);
+  const code = randomBytes(24).toString("hex");
+  await g.issueCode(code, g.getPending(requestId)!, encodeAccount(account), 300_000);
+  const token = randomBytes(32).toString("hex");
+  await g.redeemCode(code, g.findCode(code)!, token, "email:read", 86_400_000);
+  return token;
+}
+
+async function login(u: { user: string; pass: string }): Promise<ImapFlow> {
+  const c = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
+  await c.connect();
+  return c;
+}
+
+beforeAll(async () => {
+  h = await getHarness();
+  srv = await startTestServer();
+  const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
+  mcp = await connectClient(srv.mcpUrl, await issueTestToken(srv.deps, account));
+  readOnly = await connectClient(srv.mcpUrl, await readOnlyToken(account));
+  [imap, bobImap] = await Promise.all([login(h.dovecot.users.alice), login(h.dovecot.users.bob)]);
+}, 30_000);
+afterEach(() => {
+  h.smtp.rejectRecipients.clear();
+  h.smtp.failNext = undefined;
+});
+afterAll(async () => {
+  await Promise.all([mcp.close(), readOnly.close()]);
+  await Promise.all([imap.logout(), bobImap.logout()]);
+  closeAllSmtp();
+  await srv.stop();
+});
+
+interface Msg { uid: number; seen: boolean; raw: Buffer }
+
+async function find(c: ImapFlow, folder: string, subject: string): Promise<Msg[]> {
+  const lock = await c.getMailboxLock(folder);
+  try {
+    await c.noop();
+    const uids = (await c.search({ subject }, { uid: true })) || [];
+    const out: Msg[] = [];
+    if (uids.length) for await (const m of c.fetch(uids, { uid: true, flags: true, source: true }, { uid: true })) out.push({ uid: m.uid, seen: !!m.flags?.has("\\Seen"), raw: m.source! });
+    return out.sort((a, b) => a.uid - b.uid);
+  } finally {
+    lock.release();
+  }
+}
+
+async function seed(count: number): Promise<{ folder: string; uids: number[] }> {
+  const folder = `W5-mcp-${tag()}`;
+  await imap.mailboxCreate(folder);
+  for (let i = 0; i < count; i++) await h.dovecot.deliver("alice", plainText({ subject: `seed ${folder} ${i}`, messageId: `<${folder}-${i}@example.test>` }), folder);
+  return { folder, uids: (await find(imap, folder, "seed")).map((m) => m.uid) };
+}
+
+/** A snapshot of everything a write tool could change. */
+async function state(folder: string, subject: string) {
+  return {
+    smtp: h.smtp.messages.length,
+    drafts: (await find(imap, "Drafts", subject)).length,
+    sent: (await find(imap, "Sent", subject)).length,
+    folder: (await find(imap, folder, "seed")).map((m) => `${m.uid}:${m.seen}`),
+  };
+}
+
+describe("tools/list", () => {
+  test("the write tools are listed with annotations and output schemas", async () => {
+    const { tools } = await mcp.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    for (const name of ["draft_email", "send_email", "mark_as_read", "move_email"]) {
+      expect(byName[name]?.annotations?.readOnlyHint).toBe(false);
+      expect(byName[name]?.outputSchema).toBeTruthy();
+      expect(byName[name]?.description?.length).toBeGreaterThan(80);
+    }
+    expect(byName.send_email!.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.move_email!.annotations?.destructiveHint).toBe(true);
+    expect(byName.mark_as_read!.annotations?.idempotentHint).toBe(true);
+  });
+});
+
+describe("happy paths", () => {
+  test("draft_email: reply draft in Drafts, threaded", async () => {
+    const { folder, uids } = await seed(1);
+    const res = await callOk(mcp, "draft_email", { to: "bob@example.test", text: "Draft reply", reply_to_uid: uids[0], reply_folder: folder });
+    expect(Object.keys(res).sort()).toEqual(["folder", "message_id", "uid"]);
+    const [draft] = await find(imap, "Drafts", `Re: seed ${folder}`);
+    expect(draft?.uid).toBe(res.uid);
+    const parsed = await simpleParser(draft!.raw);
+    expect(parsed.messageId).toBe(res.message_id);
+    expect(parsed.inReplyTo).toBe(`<${folder}-0@example.test>`);
+  });
+
+  test("send_email: attachment intact at bob's, envelope right, copy in Sent", async () => {
+    const subject = `mcp send ${tag()}`;
+    const bytes = randomBytes(4096);
+    const res = await call(mcp, "send_email", { to: ["bob@example.test"], subject, text: "hi", attachments: [{ filename: "r.bin", content_base64: bytes.toString("base64") }] });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toEqual({ message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent" });
+    expect(textOf(res)).toContain("A copy is in Sent");
+    expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@example.test"]);
+    const got = await simpleParser((await find(bobImap, "INBOX", subject))[0]!.raw);
+    expect(Buffer.compare(got.attachments[0]!.content, bytes)).toBe(0);
+    const sentCopy = await find(imap, "Sent", subject);
+    expect(sentCopy[0]?.seen).toBe(true);
+  });
+
+  test("mark_as_read and move_email", async () => {
+    const { folder, uids } = await seed(2);
+    expect(await callOk(mcp, "mark_as_read", { folder, uids })).toEqual({ folder, updated: 2 });
+    expect((await find(imap, folder, "seed")).every((m) => m.seen)).toBe(true);
+    const unread = await call(mcp, "mark_as_read", { folder, uids: [uids[0], 77777], read: false });
+    expect(unread.structuredContent).toEqual({ folder, updated: 1 });
+    expect(textOf(unread)).toContain("77777");
+    const moved = await callOk(mcp, "move_email", { folder, uids: [uids[1]], destination: "Archive" });
+    expect(moved.from).toBe(folder);
+    expect(moved.to).toBe("Archive");
+    const [{ uid, new_uid }] = moved.moved;
+    expect(uid).toBe(uids[1]);
+    const archived = (await find(imap, "Archive", `seed ${folder}`)).map((m) => m.uid);
+    expect(archived).toEqual([new_uid]);
+    expect((await find(imap, folder, "seed")).map((m) => m.uid)).toEqual([uids[0]!]);
+  });
+});
+
+describe("bad input: a clear error, nothing changed", () => {
+  const big = "A".repeat(Math.ceil((20 * 1024 * 1024 + 10) / 3) * 4); // just over 20 MB decoded
+  const cases: Array<[string, string, (f: string, uids: number[], s: string) => Record<string, unknown>, RegExp]> = [
+    ["empty to", "send_email", (_f, _u, subject) => ({ to: [], subject, text: "x" }), /to: at least one recipient/],
+    ["malformed address", "send_email", (_f, _u, subject) => ({ to: "bob@", subject, text: "x" }), /to: "bob@" is not a valid email address/],
+    ["injected header", "draft_email", (_f, _u, subject) => ({ to: "bob@example.test\r\nBcc: x@evil.test", subject }), /line break/],
+    ["invalid base64", "send_email", (_f, _u, subject) => ({ to: "bob@example.test", subject, text: "x", attachments: [{ filename: "a.bin", content_base64: "abc$" }] }), /attachments\[0\]\.content_base64: is not valid base64/],
+    ["oversized attachment", "send_email", (_f, _u, subject) => ({ to: "bob@example.test", subject, text: "x", attachments: [{ filename: "a.bin", content_base64: big }] }), /attachments: 20\.0 MB in all; at most 20 MB/],
+    ["no subject, not a reply", "draft_email", () => ({ to: "bob@example.test", text: "x" }), /subject: is required/],
+    ["101 uids", "mark_as_read", (folder) => ({ folder, uids: Array.from({ length: 101 }, (_, i) => i + 1) }), /uids/],
+    ["negative uid", "mark_as_read", (folder, uids) => ({ folder, uids: [uids[0], -3] }), /uids/],
+    ["unknown folder", "mark_as_read", () => ({ folder: "No-Such-Folder", uids: [1] }), /"No-Such-Folder" does not exist.*INBOX/],
+    ["unknown uids", "mark_as_read", (folder) => ({ folder, uids: [88888] }), /None of the uids 88888/],
+    ["unknown destination", "move_email", (folder, uids) => ({ folder, uids, destination: "Nowhere" }), /destination: folder "Nowhere" does not exist\. Existing folders: .*Archive/],
+    ["same folder", "move_email", (folder, uids) => ({ folder, uids, destination: folder }), /destination: is the same folder/],
+    ["101 uids (move)", "move_email", (folder) => ({ folder, uids: Array.from({ length: 101 }, (_, i) => i + 1), destination: "Archive" }), /uids/],
+  ];
+
+  let seeded: { folder: string; uids: number[] };
+  beforeAll(async () => { seeded = await seed(2); });
+
+  for (const [name, tool, args, pattern] of cases) {
+    test(`${tool}: ${name}`, async () => {
+      const subject = `bad ${tag()}`;
+      const before = await state(seeded.folder, subject);
+      const res = await call(mcp, tool, args(seeded.folder, seeded.uids, subject));
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toMatch(pattern);
+      expect(await state(seeded.folder, subject)).toEqual(before);
+    });
+  }
+
+  test("an SMTP refusal is an error and leaves Sent untouched", async () => {
+    const subject = `refused ${tag()}`;
+    h.smtp.rejectRecipients.add("bob@example.test");
+    const res = await call(mcp, "send_email", { to: "bob@example.test", subject, text: "x" });
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/refused every recipient \(bob@example\.test\).*550/);
+    expect(await find(imap, "Sent", subject)).toEqual([]);
+  });
+});
+
+describe("scope", () => {
+  test("a token without email:write gets insufficient_scope from every write tool, and nothing changes", async () => {
+    const { folder, uids } = await seed(1);
+    const subject = `scope ${tag()}`;
+    const before = await state(folder, subject);
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["draft_email", { to: "bob@example.test", subject, text: "x" }],
+      ["send_email", { to: "bob@example.test", subject, text: "x" }],
+      ["mark_as_read", { folder, uids }],
+      ["move_email", { folder, uids, destination: "Archive" }],
+    ];
+    for (const [tool, args] of calls) {
+      const res = await call(readOnly, tool, args);
+      expect(res.isError).toBe(true);
+      expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
+    }
+    expect(await state(folder, subject)).toEqual(before);
+    expect((await call(readOnly, "list_mailboxes")).isError).toBeFalsy(); // reading still works
+  });
+});

@@ -1,0 +1,122 @@
+// A scripted IMAP server speaking just enough IMAP4rev1 for imapflow (greeting, CAPABILITY, LOGIN,
+// LIST, SELECT/EXAMINE, SEARCH, FETCH, NOOP, LOGOUT) over a 3-message INBOX, that can misbehave on
+// cue: refuse the login, never answer, or drop the connection in the middle of a FETCH.
+import { createServer, type Server, type Socket } from "node:net";
+
+export interface Script {
+  /** Send the greeting (false: accept the TCP connection and stay silent). */
+  greet?: boolean;
+  login?: "ok" | "refuse" | "hang";
+  /** "ok-then-drop": answers the first FETCH, drops the connection on the second. */
+  fetch?: "ok" | "drop" | "hang" | "ok-then-drop";
+}
+
+export interface FakeImap {
+  host: "127.0.0.1";
+  port: number;
+  /** Connections accepted so far. */
+  connections: number;
+  /** Which script connection n (1-based) follows; change between tests. */
+  script: (n: number) => Script;
+  /** Drops every open connection, as a server restart would; keeps listening. */
+  dropAll(): void;
+  stop(): Promise<void>;
+}
+
+const CAPS = "IMAP4rev1";
+const MESSAGES = [1, 2, 3];
+
+function fetchLine(n: number): string {
+  const addr = `(("Carol Example" NIL "carol" "example.net"))`;
+  const env = `("Tue, 05 Mar 2024 1${n}:00:00 +0000" "Fake message ${n}" ${addr} ${addr} ${addr} ((NIL NIL "alice" "example.test")) NIL NIL NIL "<fake-${n}@example.test>")`;
+  const body = `("text" "plain" ("charset" "utf-8") NIL NIL "7bit" 12 1 NIL NIL NIL NIL)`;
+  return `* ${n} FETCH (UID ${n} FLAGS (\\Seen) RFC822.SIZE 300 INTERNALDATE "05-Mar-2024 10:00:00 +0000" ENVELOPE ${env} BODYSTRUCTURE ${body})\r\n`;
+}
+
+type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
+
+// Each handler writes its answer; returning true means "the script took over" (hang or drop).
+function handlers(script: Script): Record<string, Reply> {
+  let fetches = 0;
+  return {
+    CAPABILITY: (s, tag) => void s.write(`* CAPABILITY ${CAPS}\r\n${tag} OK done\r\n`),
+    LOGIN: (s, tag) => {
+      if (script.login === "hang") return true;
+      if (script.login === "refuse") return void s.write(`${tag} NO [AUTHENTICATIONFAILED] Invalid credentials (fake)\r\n`);
+      s.write(`${tag} OK [CAPABILITY ${CAPS}] Logged in\r\n`);
+    },
+    LIST: (s, tag, args) => {
+      if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
+      s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${tag} OK done\r\n`);
+    },
+    SELECT: (s, tag) => void s.write(selectReply(tag)),
+    EXAMINE: (s, tag) => void s.write(selectReply(tag).replace("[READ-WRITE]", "[READ-ONLY]")),
+    SEARCH: (s, tag) => void s.write(`* SEARCH ${MESSAGES.join(" ")}\r\n${tag} OK done\r\n`),
+    FETCH: (s, tag, args) => {
+      if (script.fetch === "hang") return true;
+      fetches++;
+      if (script.fetch === "drop" || (script.fetch === "ok-then-drop" && fetches > 1)) {
+        s.write(fetchLine(3).slice(0, 40)); // half a response, then the line goes dead
+        s.destroy();
+        return true;
+      }
+      s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map(fetchLine).join("") + `${tag} OK done\r\n`);
+    },
+    NOOP: (s, tag) => void s.write(`${tag} OK done\r\n`),
+    LOGOUT: (s, tag) => { s.write(`* BYE bye\r\n${tag} OK done\r\n`); s.end(); },
+  };
+}
+
+/** Membership in an IMAP sequence set such as "2:3", "1,3" or "2:*" (UIDs equal sequence numbers here). */
+function inSet(set: string): (n: number) => boolean {
+  const last = MESSAGES.length;
+  const ranges = set.split(",").map((p) => p.split(":").map((x) => (x === "*" ? last : Number(x))));
+  return (n) => ranges.some(([a = 0, b = a]) => n >= Math.min(a, b) && n <= Math.max(a, b));
+}
+
+function selectReply(tag: string): string {
+  return `* ${MESSAGES.length} EXISTS\r\n* 0 RECENT\r\n* FLAGS (\\Seen \\Flagged)\r\n* OK [UIDVALIDITY 7] ok\r\n` +
+    `* OK [UIDNEXT ${MESSAGES.length + 1}] ok\r\n${tag} OK [READ-WRITE] done\r\n`;
+}
+
+function serve(socket: Socket, script: Script): void {
+  socket.on("error", () => {});
+  if (script.greet === false) return;
+  socket.write(`* OK [CAPABILITY ${CAPS}] fake ready\r\n`);
+  const table = handlers(script);
+  let buffer = "";
+  socket.on("data", (chunk) => {
+    buffer += chunk.toString("latin1");
+    let nl;
+    while ((nl = buffer.indexOf("\r\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 2);
+      const [tag = "*", ...rest] = line.split(" ");
+      // "UID FETCH" and "UID SEARCH" are answered like their plain forms.
+      const words = rest[0]?.toUpperCase() === "UID" ? rest.slice(1) : rest;
+      const handler = table[words[0]?.toUpperCase() ?? ""];
+      if (!handler) socket.write(`${tag} BAD unknown command\r\n`);
+      else if (handler(socket, tag, words.slice(1).join(" "))) return;
+    }
+  });
+}
+
+export async function startFakeImap(script: (n: number) => Script = () => ({})): Promise<FakeImap> {
+  const sockets = new Set<Socket>();
+  const fake: FakeImap = { host: "127.0.0.1", port: 0, connections: 0, script,
+    dropAll: () => { for (const s of sockets) s.destroy(); },
+    stop: async () => {},
+  };
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    serve(socket, fake.script(++fake.connections));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  fake.port = (server.address() as { port: number }).port;
+  fake.stop = () => new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => resolve());
+  });
+  return fake;
+}

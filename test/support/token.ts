@@ -1,0 +1,40 @@
+// A real access token through the real store path (pending request -> code -> token), without the
+// HTTP OAuth flow (tested on its own in test/oauth). Returns the token and its record id.
+import { randomBytes } from "node:crypto";
+import { encodeAccount, type MailAccount } from "../../src/mail/types.ts";
+import type { GrantStore } from "../../src/store/grants.ts";
+import type { MailUser } from "./dovecot.ts";
+
+const hex = (n: number) => randomBytes(n).toString("hex");
+
+export async function issueTestToken(deps: { grants: GrantStore }, account: MailAccount): Promise<string> {
+  return (await issueTestGrant(deps, account)).token;
+}
+
+export async function issueTestGrant(deps: { grants: GrantStore }, account: MailAccount): Promise<{ token: string; tokenId: string }> {
+  const { grants } = deps;
+  const { requestId } = grants.createPending(
+    { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
+    600_000,
+  );
+  const pending = grants.getPending(requestId)!;
+  const code = hex(24); // 48 characters, as the spec's codes
+  await grants.issueCode(code, pending, encodeAccount(account), 300_000);
+  const token = hex(32);
+  const record = await grants.redeemCode(code, grants.findCode(code)!, token, "email:read email:write", 30 * 86_400_000);
+  if (!record) throw new Error("issueTestToken: code redemption failed");
+  return { token, tokenId: record.id };
+}
+
+/** A MailAccount for a harness user (plain IMAP on localhost; SMTP optional). */
+export function testAccount(u: MailUser, imap: { host: string; port: number }, smtpPort = 1): MailAccount {
+  return {
+    provider: "custom",
+    email: u.email,
+    username: u.user,
+    password: u.pass,
+    imap: { host: imap.host, port: imap.port, security: "none" },
+    smtp: { host: imap.host, port: smtpPort, security: "none" },
+    providerSavesSent: false,
+  };
+}
