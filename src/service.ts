@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import type { Logger } from "./log.ts";
+import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
@@ -22,7 +23,9 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
   const db = openDatabase(join(config.dataDir, DB_FILE));
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
-  const app = createApp({ config, grants, clock, log, events });
+  const runtime = createMcpRuntime(clock, log);
+  const stopMcp = startMcpSweeper(runtime, log);
+  const app = createApp({ config, grants, clock, log, events, ...runtime });
   const server = serve(app, { hostname: config.host, port: config.port, log });
 
   grants.purgeExpired();
@@ -40,6 +43,7 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
     port: server.port ?? config.port,
     async stop() {
       clearInterval(purge);
+      await stopMcp();
       await server.stop(true);
       db.close();
     },

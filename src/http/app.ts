@@ -24,10 +24,10 @@ export interface AppDeps {
   events: TokenEvents;
   /** Live IMAP login check used by /oauth/connect; defaults to src/mail/verify.ts (tests may inject). */
   verifyLogin?: VerifyLogin;
-  /** Pooled IMAP connections, one per token; build with createMcpRuntime (src/mcp/runtime.ts). */
-  imap?: ImapPool;
+  /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
+  imap: ImapPool;
   /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
-  sessions?: SessionStore;
+  sessions: SessionStore;
 }
 
 export function createApp(deps: AppDeps) {

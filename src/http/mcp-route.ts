@@ -11,19 +11,14 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError } from "../mcp/body.ts";
-import { createMcpRuntime } from "../mcp/runtime.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { checkBearer, type BearerAuth } from "../oauth/bearer.ts";
 import type { AppDeps } from "./app.ts";
 import { allowedOrigins } from "./security.ts";
 
-type McpDeps = AppDeps & Required<Pick<AppDeps, "imap" | "sessions">>;
 
-export function mcpRoutes(appDeps: AppDeps) {
-  // Without a runtime from the composition root there is no sweeper: sessions then expire only on use.
-  const deps: McpDeps = appDeps.imap && appDeps.sessions
-    ? (appDeps as McpDeps)
-    : { ...appDeps, ...createMcpRuntime(appDeps.clock, appDeps.log) };
+
+export function mcpRoutes(deps: AppDeps) {
   // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3).
   deps.events.onRevoked(async (tokenId) => {
     deps.imap.closeToken(tokenId);
@@ -37,7 +32,7 @@ export function mcpRoutes(appDeps: AppDeps) {
     .delete("/mcp", handle);
 }
 
-async function handleMcp(deps: McpDeps, origins: Set<string>, request: Request): Promise<Response> {
+async function handleMcp(deps: AppDeps, origins: Set<string>, request: Request): Promise<Response> {
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
   const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
@@ -60,7 +55,7 @@ async function handleMcp(deps: McpDeps, origins: Set<string>, request: Request):
   return request.method === "GET" ? primeSse(response) : response;
 }
 
-function toAuthInfo(deps: McpDeps, auth: BearerAuth): AuthInfo {
+function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
   const extra: TokenExtra = { tokenId: auth.record.id };
   return {
     token: auth.token,
@@ -72,15 +67,15 @@ function toAuthInfo(deps: McpDeps, auth: BearerAuth): AuthInfo {
 }
 
 /** Initialize: a new server + transport; kept only if the transport accepted the request. */
-async function openSession(deps: McpDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
   const server = createMcpServer({ grants: deps.grants, imap: deps.imap, log: deps.log, version: deps.config.version });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => deps.sessions.add({ id, tokenId: auth.record.id, server, transport }),
     onsessionclosed: (id) => void deps.sessions.close(id, "deleted by client"),
-    // Plain JSON answers to POSTs: a streamed (SSE) answer costs a few hundred µs more per call and
-    // our tools send no progress notifications. Server-initiated messages still use the GET stream.
-    enableJsonResponse: true,
+    // Not enableJsonResponse, though plain JSON answers are a little faster: in SDK 1.32 that mode
+    // keeps every answered request in the transport until the session ends (typescript-sdk#2559)
+    // and leaves an in-flight POST hanging if the session closes under it.
   });
   await server.connect(transport);
   const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
