@@ -26,11 +26,17 @@ export function rawCaller(url: string, token: string, sessionId: string): McpCal
   return {
     async call(name, args) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args } });
-      const res = (await (await fetch(url, { method: "POST", headers, body })).json()) as { result?: { isError?: boolean; structuredContent?: unknown } };
+      const res = parseAnswer(await (await fetch(url, { method: "POST", headers, body })).text());
       if (!res.result || res.result.isError) throw new Error(`${name} failed: ${JSON.stringify(res)}`);
       return res.result.structuredContent;
     },
   };
+}
+
+/** A JSON-RPC answer sent as plain JSON or as one SSE `data:` event. */
+function parseAnswer(text: string): { result?: { isError?: boolean; structuredContent?: unknown } } {
+  const data = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))?.slice(6) ?? "{}";
+  return JSON.parse(data);
 }
 
 export const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))]!;

@@ -142,17 +142,19 @@ async function main(): Promise<void> {
 await main();
 
 // ---------------------------------------------------------------------------------------------
-// Write tools (issue 5): send_email and move_email through MCP vs the same work done directly.
-// A second server process, because these rows need an account with SMTP (the one above has none).
-// send_email goes to an address the harness SMTP server records but does not deliver, so the
-// figures are our work (compose, SMTP, APPEND to Sent), not the harness's local delivery.
-// Direct send = build with nodemailer, send on a warm pooled transport, APPEND to Sent with \Seen.
-// move_email ping-pongs one message between two folders, following the new uid each time.
+// Write tools (issue 5): send_email and move_email through MCP (raw and SDK client, as above) vs the
+// same work done directly. A second server process, because these rows need an account with SMTP
+// (the one above has none). send_email goes to an address the harness SMTP server records but does
+// not deliver, so the figures are our work (compose, SMTP, APPEND to Sent), not the harness's local
+// delivery. Direct send = build with nodemailer, send on a warm pooled transport, APPEND to Sent with
+// \Seen. move_email ping-pongs one message per caller between two folders, following its new uid.
 async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   const nodemailer = (await import("nodemailer")).default;
-  const account: MailAccount = { ...testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port) };
+  const account = testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port);
   const server = await startServer([account]);
-  const client = await connectClient(`http://localhost:${server.port}/mcp`, server.tokens[0]!);
+  const url = `http://localhost:${server.port}/mcp`;
+  const client = await connectClient(url, server.tokens[0]!);
+  const callers = { raw: rawCaller(url, server.tokens[0]!, (client.transport as { sessionId?: string }).sessionId!), sdk: sdkCaller(client) };
   const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
   await imap.connect();
   const smtp = nodemailer.createTransport({ pool: true, host: account.smtp.host, port: account.smtp.port, secure: false, ignoreTLS: true, auth: { user: account.username, pass: account.password } });
@@ -161,25 +163,24 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
   const folders = [`BenchMoveA-${Date.now()}`, `BenchMoveB-${Date.now()}`] as const;
   try {
     for (const f of folders) await imap.mailboxCreate(f);
-    await h.dovecot.deliver("alice", fx.plainText({ subject: "move me (MCP)" }), folders[0]);
-    await h.dovecot.deliver("alice", fx.plainText({ subject: "move me (direct)" }), folders[0]);
-    // One message each, moved back and forth; next() follows it to its new uid.
+    for (let i = 1; i <= 3; i++) await h.dovecot.deliver("alice", fx.plainText({ subject: `move me ${i}` }), folders[0]);
+    // One message per caller (uids 1-3), moved back and forth; next() follows it to its new uid.
     const pingPong = (uid: number) => ({
       uid, from: folders[0] as string, to: folders[1] as string,
       next(newUid: number) { this.uid = newUid; [this.from, this.to] = [this.to, this.from]; },
     });
-    const m = pingPong(1);
-    const d = pingPong(2);
-    const rows: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
-      ["send_email", () => callOk(client, "send_email", { to, subject: "bench", text: "Hello from the bench." }), async () => {
+    const moveVia = (m: McpCaller, p: ReturnType<typeof pingPong>) => async () => {
+      const r = (await m.call("move_email", { folder: p.from, uids: [p.uid], destination: p.to })) as { moved: Array<{ new_uid: number }> };
+      p.next(r.moved[0]!.new_uid);
+    };
+    const d = pingPong(1);
+    const rows: Array<[string, Array<() => Promise<unknown>>]> = [
+      ["send_email", [async () => {
         const { message } = await build.sendMail({ from: account.email, to, subject: "bench", text: "Hello from the bench." });
         await smtp.sendMail({ raw: message as Buffer, envelope: { from: account.email, to: [to] } });
         await imap.append("Sent", message as Buffer, ["\\Seen"]);
-      }],
-      ["move_email", async () => {
-        const r = await callOk(client, "move_email", { folder: m.from, uids: [m.uid], destination: m.to });
-        m.next(r.moved[0].new_uid);
-      }, async () => {
+      }, ...[callers.raw, callers.sdk].map((m) => () => m.call("send_email", { to, subject: "bench", text: "Hello from the bench." }))]],
+      ["move_email", [async () => {
         const lock = await imap.getMailboxLock(d.from);
         try {
           const r = await imap.messageMove(String(d.uid), d.to, { uid: true });
@@ -187,14 +188,14 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
         } finally {
           lock.release();
         }
-      }],
+      }, moveVia(callers.raw, pingPong(2)), moveVia(callers.sdk, pingPong(3))]],
     ];
-    console.log(`\n${"write row".padEnd(24)}  MCP p50  MCP p95  dir p50  dir p95  ratio(p50)`);
-    for (const [name, viaMcp, direct] of rows) {
-      const a = await time(viaMcp);
-      const b = await time(direct);
-      const ratio = a.p50 / b.p50;
-      console.log(`${name.padEnd(24)}  ${ms(a.p50)}  ${ms(a.p95)}  ${ms(b.p50)}  ${ms(b.p95)}  ${ratio.toFixed(2)}  ${verdict(ratio <= 1.3)}`);
+    console.log(`\n${"write row".padEnd(22)} ${"direct p50/p95".padStart(13)} ${"MCP raw p50/p95".padStart(15)} ratio ${"MCP SDK p50/p95".padStart(15)} ratio`);
+    for (const [name, fns] of rows) {
+      const [direct, raw, sdk] = await timeTogether(fns);
+      const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`;
+      const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
+      console.log(`${name.padEnd(22)} ${cell(direct!)} ${cell(raw!)} ${ratio(raw!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(raw!.p50 / direct!.p50 <= 1.3)}`);
     }
     h.smtp.messages.length = 0; // the recorded bench mail is no use to anyone
   } finally {

@@ -2,7 +2,8 @@
 // per session, owned by the token that opened it. Checks run in this order, each with its status:
 //   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
 //   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (DESIGN §2)
-//   3. body over 32 MB -> 413; not JSON -> 400
+//   3. body over 32 MB -> 413; not JSON -> 400; a write tool called without email:write -> 403
+//      with WWW-Authenticate error="insufficient_scope" (MCP scope challenge)
 //   4. no Mcp-Session-Id: initialize opens a session; anything else -> 400
 //   5. unknown, expired or another token's session -> 404
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
@@ -12,7 +13,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError } from "../mcp/body.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
-import { checkBearer, type BearerAuth } from "../oauth/bearer.ts";
+import { missingScope } from "../mcp/scope.ts";
+import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
+import { closeSmtp } from "../mail/smtp.ts";
 import type { AppDeps } from "./app.ts";
 import { allowedOrigins } from "./security.ts";
 
@@ -22,6 +25,7 @@ export function mcpRoutes(deps: AppDeps) {
   // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3).
   deps.events.onRevoked(async (tokenId) => {
     deps.imap.closeToken(tokenId);
+    closeSmtp(tokenId);
     await deps.sessions.closeToken(tokenId);
   });
   const origins = allowedOrigins(deps.config);
@@ -42,6 +46,12 @@ async function handleMcp(deps: AppDeps, origins: Set<string>, request: Request):
     const read = await readJsonBody(request);
     if ("error" in read) return read.error;
     body = read.body;
+    const needed = missingScope(body, bearer.auth.scopes);
+    if (needed) {
+      return rpcError(403, -32000, `Forbidden: this access token lacks the ${needed} scope`, {
+        "www-authenticate": insufficientScopeChallenge(deps.config.baseUrl, needed),
+      });
+    }
   }
   const authInfo = toAuthInfo(deps, bearer.auth);
   const sessionId = request.headers.get("mcp-session-id");

@@ -30,24 +30,39 @@ export async function moveEmails(client: ImapFlow, folder: string, uids: number[
     // With UIDPLUS the COPYUID map tells which UIDs existed (no map: none did); without it, look first.
     const uidplus = client.capabilities.has("UIDPLUS");
     const candidates = uidplus ? wanted : await existingUids(client, wanted);
-    if (!candidates.length) return { from, to, moved: [], missing: wanted };
+    if (!candidates.length) return nothingMoved(client, from, to, wanted);
     const res = await client.messageMove(candidates.join(","), to, { uid: true });
     if (!res) throw await refused(client, from, to);
     const map = res.uidMap;
     const moved = (uidplus ? candidates.filter((u) => map?.has(u)) : candidates).map((uid) => ({ uid, new_uid: map?.get(uid) ?? null }));
+    if (!moved.length) return nothingMoved(client, from, to, wanted);
     const done = new Set(moved.map((m) => m.uid));
     return { from, to, moved, missing: wanted.filter((u) => !done.has(u)) };
   });
 }
 
+// A server may answer a MOVE of no existing message with OK before looking at the destination:
+// when nothing moved, make sure a bad destination is still reported as such.
+async function nothingMoved(client: ImapFlow, from: string, to: string, missing: number[]): Promise<MoveResult> {
+  const problem = await destinationProblem(client, to);
+  if (problem) throw problem;
+  return { from, to, moved: [], missing };
+}
+
 /** Why the server refused the MOVE, as precisely as LIST lets us say. */
 async function refused(client: ImapFlow, from: string, to: string): Promise<MailError> {
+  return (await destinationProblem(client, to)) ??
+    new MailError("protocol", `The server refused to move the messages from ${from} to ${to} (quota or permissions?); nothing was moved.`);
+}
+
+/** A missing or non-selectable destination, or undefined when it looks fine (or LIST failed). */
+async function destinationProblem(client: ImapFlow, to: string): Promise<MailError | undefined> {
   const folders = await listFolders(client).catch(() => undefined);
-  if (!folders) return new MailError("protocol", `The server refused to move the messages from ${from} to ${to}; nothing was moved.`);
+  if (!folders) return undefined;
   const target = resolveFolder(folders, to);
   if (!target) return unknownFolder("destination", to, folders);
   if (target.flags.has("\\Noselect") || target.flags.has("\\NonExistent")) {
     return new MailError("invalid", `destination: ${JSON.stringify(to)} cannot hold messages (it is only a parent folder); nothing was moved.`);
   }
-  return new MailError("protocol", `The server refused to move the messages from ${from} to ${to} (quota or permissions?); nothing was moved.`);
+  return undefined;
 }

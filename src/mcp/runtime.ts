@@ -3,6 +3,7 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { ImapPool, type PoolOptions } from "../mail/imap-pool.ts";
+import { closeAllSmtp } from "../mail/smtp.ts";
 import { SessionStore } from "./sessions.ts";
 
 export interface McpRuntime {
@@ -24,6 +25,7 @@ export function startMcpSweeper(rt: McpRuntime, log: Logger, everyMs = 60_000): 
   return async () => {
     clearInterval(timer);
     rt.imap.closeAll();
+    closeAllSmtp();
     await rt.sessions.closeAll();
   };
 }

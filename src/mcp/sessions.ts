@@ -6,6 +6,8 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 
 export const SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions one token may hold; a client that never DELETEs cannot grow memory without bound. */
+export const MAX_SESSIONS_PER_TOKEN = 100;
 
 export interface Session {
   id: string;
@@ -29,7 +31,13 @@ export class SessionStore {
     return this.sessions.size;
   }
 
+  /** Registers a new session; past the per-token cap the token's least recently used one is closed. */
   add(session: Omit<Session, "lastSeen">): void {
+    const mine = [...this.sessions.values()].filter((s) => s.tokenId === session.tokenId);
+    if (mine.length >= MAX_SESSIONS_PER_TOKEN) {
+      const oldest = mine.reduce((a, b) => (a.lastSeen <= b.lastSeen ? a : b));
+      void this.close(oldest.id, "too many sessions for one token");
+    }
     this.sessions.set(session.id, { ...session, lastSeen: this.clock() });
   }
 

@@ -24,6 +24,12 @@ export function unauthorized(baseUrl: string, tokenSent: boolean): Response {
   });
 }
 
+/** The 403 challenge for a valid token that lacks a scope (RFC 6750 §3.1, MCP scope challenge). */
+export function insufficientScopeChallenge(baseUrl: string, needed: string): string {
+  return `Bearer error="insufficient_scope", scope="${SCOPE}", resource_metadata="${resourceMetadataUrl(baseUrl)}", ` +
+    `error_description="This operation needs the ${needed} scope"`;
+}
+
 // The scheme is case-insensitive (RFC 7235 §2.1); our tokens are lowercase hex.
 const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([0-9a-f]{64})$/;
 

@@ -1,12 +1,10 @@
-// Drafts, sending with Sent copies, mark read/unread and move, against the harness Dovecot + SMTP.
+// Drafts and sending with Sent copies, against the harness Dovecot + SMTP (mark/move: write-folders.test.ts).
 // Every test uses its own folders or unique subjects: the servers are shared by the whole run.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/addresses.ts";
-import { appendSent, saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/drafts.ts";
-import { markRead } from "../../src/mail/flags.ts";
-import { moveEmails } from "../../src/mail/move.ts";
+import { saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/drafts.ts";
 import { closeAllSmtp } from "../../src/mail/smtp.ts";
 import { MailError, type MailAccount } from "../../src/mail/types.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
@@ -192,83 +190,5 @@ describe("send_email", () => {
     for (const args of bad) expect(await thrown(sendEmail(deps, args))).toBeInstanceOf(InputError);
     expect(h.smtp.messages.length).toBe(before);
     expect(await find(aliceImap, "Sent", subject)).toEqual([]);
-  });
-});
-
-describe("mark_as_read", () => {
-  test("flips \\Seen both ways and reports unknown UIDs", async () => {
-    const { folder, uids } = await seedFolder("W5-mark", 3);
-    const res = await markRead(aliceImap, folder, [uids[0]!, uids[1]!, 9999], true);
-    expect(res).toEqual({ updated: 2, missing: [9999] });
-    const seen = async () => (await find(aliceImap, folder, "seed")).filter((m) => m.flags.has("\\Seen")).map((m) => m.uid).sort((a, b) => a - b);
-    expect(await seen()).toEqual([uids[0]!, uids[1]!]);
-    expect(await markRead(aliceImap, folder, [uids[0]!], false)).toEqual({ updated: 1, missing: [] });
-    expect(await seen()).toEqual([uids[1]!]);
-  });
-
-  test("unknown folder lists the folders; bad uids are refused", async () => {
-    const err = await thrown(markRead(aliceImap, "W5-nope", [1]));
-    expect(err).toBeInstanceOf(MailError);
-    expect(err.message).toMatch(/does not exist.*Drafts/);
-    expect(await thrown(markRead(aliceImap, "INBOX", [-1]))).toBeInstanceOf(InputError);
-    expect(await thrown(markRead(aliceImap, "INBOX", Array.from({ length: 101 }, (_, i) => i + 1)))).toBeInstanceOf(InputError);
-  });
-});
-
-describe("move_email", () => {
-  test("moves with the new UIDs from COPYUID", async () => {
-    const src = await seedFolder("W5-move-src", 3);
-    const dst = `W5-move-dst-${tag()}`;
-    await aliceImap.mailboxCreate(dst);
-    const res = await moveEmails(aliceImap, src.folder, [src.uids[0]!, src.uids[2]!, 4242], dst);
-    expect(res.from).toBe(src.folder);
-    expect(res.to).toBe(dst);
-    expect(res.missing).toEqual([4242]);
-    expect(res.moved.map((m) => m.uid)).toEqual([src.uids[0]!, src.uids[2]!]);
-    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual([src.uids[1]!]);
-    const landed = await find(aliceImap, dst, "seed");
-    for (const { uid, new_uid } of res.moved) {
-      const m = landed.find((l) => l.uid === new_uid);
-      const i = src.uids.indexOf(uid);
-      expect((await simpleParser(m!.raw)).messageId).toBe(`<${src.folder}-${i}@example.test>`);
-    }
-  });
-
-  test("unknown destination lists folders; same folder is refused; nothing moves", async () => {
-    const src = await seedFolder("W5-move-bad", 1);
-    const err = await thrown(moveEmails(aliceImap, src.folder, src.uids, "Nowhere"));
-    expect(err).toBeInstanceOf(MailError);
-    expect(err.message).toMatch(/destination: folder "Nowhere" does not exist\. Existing folders: .*INBOX/);
-    expect(await thrown(moveEmails(aliceImap, src.folder, src.uids, src.folder))).toBeInstanceOf(InputError);
-    expect(await thrown(moveEmails(aliceImap, "W5-missing-src", [1], "INBOX"))).toBeInstanceOf(MailError);
-    // A parent that exists only as a path segment (\Noselect / \NonExistent) cannot hold messages.
-    const parent = `W5-parent-${tag()}`;
-    await aliceImap.mailboxCreate(`${parent}/child`);
-    const noselect = await thrown(moveEmails(aliceImap, src.folder, src.uids, parent));
-    expect(noselect.message).toMatch(/cannot hold messages/);
-    expect(await moveEmails(aliceImap, src.folder, [777_777], "INBOX")).toEqual({ from: src.folder, to: "INBOX", moved: [], missing: [777_777] });
-    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual(src.uids);
-  });
-});
-
-describe("special-use lookup", () => {
-  test("a remembered Sent path that has gone away is looked up again, once", async () => {
-    // A stand-in client: the first LIST says Sent is "Old Sent", later ones say "Sent"; "Old Sent" is gone.
-    let sentPath = "Old Sent";
-    const appended: string[] = [];
-    const folder = (path: string) => ({ path, specialUse: "\\Sent", specialUseSource: "extension", flags: new Set<string>() });
-    const fake = {
-      list: async () => [folder(sentPath)],
-      getMailboxLock: async (path: string) => {
-        if (path === "Old Sent" && sentPath !== "Old Sent") throw Object.assign(new Error("NONEXISTENT"), { mailboxMissing: true });
-        return { path, release() {} };
-      },
-      append: async (path: string) => (appended.push(path), { destination: path, uid: appended.length }),
-      mailbox: {},
-    } as unknown as ImapFlow;
-    expect(await appendSent(fake, Buffer.from("x"), "<a@x>")).toEqual({ folder: "Old Sent", uid: 1 });
-    sentPath = "Sent"; // renamed behind our back
-    expect(await appendSent(fake, Buffer.from("x"), "<b@x>")).toEqual({ folder: "Sent", uid: 2 });
-    expect(appended).toEqual(["Old Sent", "Sent"]);
   });
 });

@@ -1,6 +1,7 @@
 // /mcp session lifecycle over raw HTTP: statuses of DESIGN §3, DELETE, expiry, ownership, revocation.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { heapStats } from "bun:jsc";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
@@ -168,5 +169,37 @@ describe("/mcp lifecycle", () => {
     await ended; // the stream closes
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
     expect((await post(grant.token, toolsList(), { "mcp-session-id": id })).status).toBe(401);
+  });
+});
+
+describe("/mcp resources", () => {
+  test("one token holds at most 100 sessions; the least recently used goes first", async () => {
+    const grant = await issueTestGrant(srv.deps, testAccount(USERS.alice, { host: "localhost", port: 1 }));
+    const first = await openSession(grant.token);
+    srv.deps.clock.advance(1000);
+    const second = await openSession(grant.token);
+    srv.deps.clock.advance(1000);
+    for (let i = 0; i < 98; i++) await openSession(grant.token);
+    srv.deps.clock.advance(1000);
+    await post(grant.token, toolsList(), { "mcp-session-id": first }).then((r) => r.text()); // first is now the most recent
+    await openSession(grant.token); // the 101st
+    expect((await post(grant.token, toolsList(), { "mcp-session-id": second })).status).toBe(404);
+    expect((await post(grant.token, toolsList(), { "mcp-session-id": first })).status).toBe(200);
+    await srv.deps.sessions.closeToken(grant.tokenId);
+  });
+
+  // Guards against per-request retention in the transport (e.g. enableJsonResponse in SDK 1.32,
+  // typescript-sdk#2559): answered requests must not stay reachable for the session's life.
+  test("answered requests are not retained by a long-lived session", async () => {
+    const id = await openSession(alice.token);
+    const ping = async (n: number) => {
+      for (let i = 0; i < n; i++) await (await post(alice.token, { jsonrpc: "2.0", id: 100 + i, method: "ping" }, { "mcp-session-id": id })).text();
+    };
+    await ping(50);
+    Bun.gc(true);
+    const before = heapStats().objectTypeCounts.Request ?? 0;
+    await ping(300);
+    Bun.gc(true);
+    expect((heapStats().objectTypeCounts.Request ?? 0) - before).toBeLessThan(50);
   });
 });

@@ -16,6 +16,7 @@ let h: Harness;
 let srv: TestServer;
 let mcp: Client;
 let readOnly: Client;
+let readOnlyTokenValue: string;
 let imap: ImapFlow; // alice, to check on the server what the tools did
 let bobImap: ImapFlow;
 const tag = () => randomBytes(4).toString("hex");
@@ -42,7 +43,8 @@ beforeAll(async () => {
   srv = await startTestServer();
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
   mcp = await connectClient(srv.mcpUrl, await issueTestToken(srv.deps, account));
-  readOnly = await connectClient(srv.mcpUrl, await readOnlyToken(account));
+  readOnlyTokenValue = await readOnlyToken(account);
+  readOnly = await connectClient(srv.mcpUrl, readOnlyTokenValue);
   [imap, bobImap] = await Promise.all([login(h.dovecot.users.alice), login(h.dovecot.users.bob)]);
 }, 30_000);
 afterEach(() => {
@@ -190,7 +192,7 @@ describe("bad input: a clear error, nothing changed", () => {
 });
 
 describe("scope", () => {
-  test("a token without email:write gets insufficient_scope from every write tool, and nothing changes", async () => {
+  test("a token without email:write gets HTTP 403 insufficient_scope for every write tool, and nothing changes", async () => {
     const { folder, uids } = await seed(1);
     const subject = `scope ${tag()}`;
     const before = await state(folder, subject);
@@ -201,11 +203,31 @@ describe("scope", () => {
       ["move_email", { folder, uids, destination: "Archive" }],
     ];
     for (const [tool, args] of calls) {
-      const res = await call(readOnly, tool, args);
-      expect(res.isError).toBe(true);
-      expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
+      const err = await call(readOnly, tool, args).then(() => null, (e: Error & { code?: number }) => e);
+      expect(err?.code).toBe(403); // StreamableHTTPError carries the HTTP status
+      expect(String(err?.message)).toContain("lacks the email:write scope");
     }
     expect(await state(folder, subject)).toEqual(before);
     expect((await call(readOnly, "list_mailboxes")).isError).toBeFalsy(); // reading still works
+  });
+
+  test("the 403 carries the RFC 6750 scope challenge", async () => {
+    const res = await fetch(srv.mcpUrl, {
+      method: "POST",
+      headers: { authorization: `Bearer ${readOnlyTokenValue}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": "any" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "send_email", arguments: {} } }),
+    });
+    expect(res.status).toBe(403);
+    const challenge = res.headers.get("www-authenticate")!;
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="email:read email:write"');
+    expect(challenge).toContain(`resource_metadata="${srv.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  test("the tool-level check stays as a second line of defence", async () => {
+    const { asWriter } = await import("../../src/mcp/tools/draft-email.ts");
+    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", async () => ({ content: [] }));
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });
 });

@@ -8,6 +8,7 @@ import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ImapPool, type PoolOptions } from "../../src/mail/imap-pool.ts";
+import { closeAllSmtp } from "../../src/mail/smtp.ts";
 import { testDeps } from "./app.ts";
 import { freePort } from "./dovecot.ts";
 
@@ -32,6 +33,7 @@ export async function startTestServer(opts: { config?: Partial<Config>; pool?: P
     mcpUrl: `${baseUrl}/mcp`,
     async stop() {
       deps.imap.closeAll();
+      closeAllSmtp();
       await deps.sessions.closeAll();
       await server.stop(true);
     },

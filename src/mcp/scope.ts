@@ -1,0 +1,20 @@
+// Which scope a /mcp message needs. The write tools need email:write; when the token lacks it the
+// route answers HTTP 403 with `error="insufficient_scope"` (MCP authorization, scope challenge;
+// RFC 6750 §3.1) before the message reaches a tool, so a client can ask for the wider grant.
+import { WRITE_SCOPE } from "./tools/draft-email.ts";
+import { TOOLS } from "./tools/index.ts";
+
+const WRITE_TOOLS = new Set(TOOLS.filter((t) => t.config.annotations.readOnlyHint === false).map((t) => t.name));
+
+function callsWriteTool(message: unknown): boolean {
+  if (!message || typeof message !== "object") return false;
+  const m = message as { method?: unknown; params?: { name?: unknown } };
+  return m.method === "tools/call" && typeof m.params?.name === "string" && WRITE_TOOLS.has(m.params.name);
+}
+
+/** The scope `body` (one JSON-RPC message or a batch) needs that `scopes` lacks, or null. */
+export function missingScope(body: unknown, scopes: string[]): string | null {
+  if (scopes.includes(WRITE_SCOPE)) return null;
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(callsWriteTool) ? WRITE_SCOPE : null;
+}
