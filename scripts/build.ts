@@ -1,8 +1,11 @@
-// bun run build       → dist/mailbox-mcp (this machine's target: linux-x64 here)
+// bun run build [--outdir D] → dist/mailbox-mcp (linux-x64)
 // bun run build:all   → also linux-arm64 and darwin-arm64 (Bun fetches those runtimes from npm)
 // --bytecode speeds start-up; the compiled binary must not read .env or bunfig.toml from
 // whatever directory it is started in, so autoload is off.
 import { $ } from "bun";
+
+const outIndex = process.argv.indexOf("--outdir");
+const outdir = outIndex > 0 ? process.argv[outIndex + 1]! : "dist";
 
 const targets: Array<[string, string]> = [["bun-linux-x64", "mailbox-mcp"]];
 if (process.argv.includes("--all")) {
@@ -11,7 +14,7 @@ if (process.argv.includes("--all")) {
 
 for (const [target, name] of targets) {
   const started = performance.now();
-  await $`bun build src/main.ts --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/${name}`.quiet();
-  const size = Bun.file(`dist/${name}`).size;
-  console.log(`dist/${name}  ${(size / 1e6).toFixed(1)} MB  (${target}, ${Math.round(performance.now() - started)} ms)`);
+  await $`bun build src/main.ts --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${outdir}/${name}`.quiet();
+  const size = Bun.file(`${outdir}/${name}`).size;
+  console.log(`${outdir}/${name}  ${(size / 1e6).toFixed(1)} MB  (${target}, ${Math.round(performance.now() - started)} ms)`);
 }

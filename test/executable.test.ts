@@ -1,0 +1,134 @@
+// The shipped artefact, as a homelab user runs it: the single executable built from this tree,
+// started in an empty directory with only MAILBOX_MCP_* settings, driven through the whole OAuth
+// flow and the MCP tools against the harness Dovecot and SMTP server.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SECURITY_HEADERS } from "../src/http/security.ts";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./support/app.ts";
+import { freePort } from "./support/dovecot.ts";
+import { getHarness, type Harness } from "./support/harness.ts";
+import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const work = mkdtempSync(join(tmpdir(), "exe-"));
+const dataDir = join(work, "data");
+let exe: ReturnType<typeof Bun.spawn>;
+let base: string;
+let h: Harness;
+const secrets: string[] = [];
+
+/** flow.ts speaks to app.handle() with http://localhost URLs; send those to the executable instead. */
+const viaExe: Handler = {
+  async handle(req) {
+    const url = new URL(req.url);
+    return fetch(`${base}${url.pathname}${url.search}`, {
+      method: req.method, headers: req.headers, redirect: "manual",
+      body: req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer(),
+    });
+  },
+};
+
+beforeAll(async () => {
+  h = await getHarness();
+  const build = Bun.spawnSync(["bun", "scripts/build.ts", "--outdir", work], { cwd: ROOT, stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  // A .env in the working directory must be ignored by the compiled binary.
+  writeFileSync(join(work, ".env"), "MAILBOX_MCP_PORT=1\nMAILBOX_MCP_CLIENT_ID=from-dotenv\n");
+  exe = Bun.spawn([join(work, "mailbox-mcp")], {
+    cwd: work,
+    env: {
+      MAILBOX_MCP_PORT: String(port), MAILBOX_MCP_BASE_URL: base, MAILBOX_MCP_DATA_DIR: dataDir,
+      MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
+      MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
+    },
+    stdout: "pipe", stderr: "pipe",
+  });
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
+    await Bun.sleep(25);
+  }
+  throw new Error("the executable did not answer /health");
+}, 60_000);
+
+afterAll(async () => {
+  exe?.kill("SIGTERM");
+  await exe?.exited;
+});
+
+describe("the single executable", () => {
+  test("serves health (GET, HEAD), metadata and well-known documents with the security headers", async () => {
+    const health = await fetch(`${base}/health`);
+    expect(await health.json()).toMatchObject({ status: "ok", transport: "streamable-http" });
+    const head = await fetch(`${base}/health`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect(await (await fetch(`${base}/oauth/meta`)).json()).toMatchObject({ issuer: base, token_endpoint_auth_methods_supported: ["client_secret_post"] });
+    expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${base}/mcp` });
+    for (const res of [health, head, await fetch(`${base}/missing`), await fetch(`${base}/mcp`, { method: "POST" })]) {
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(k)).toBe(v);
+      expect(res.headers.get("x-powered-by")).toBeNull();
+    }
+  });
+
+  test("CORS answers only allowlisted origins", async () => {
+    const pre = (origin: string) => fetch(`${base}/mcp`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } });
+    expect((await pre("https://claude.ai")).headers.get("access-control-allow-origin")).toBe("https://claude.ai");
+    expect((await pre("https://evil.example")).headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  test("data dir 0700 and key file 0600", () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);
+  });
+
+  test("OAuth flow, MCP tools and revoke end to end; nothing secret at rest", async () => {
+    const { code, verifier, location } = await obtainCode(viaExe, h);
+    expect(location.searchParams.get("state")).toBe("state-123");
+    const tokenRes = await postForm(viaExe, "/oauth/token", tokenFields(code, verifier));
+    expect(tokenRes.status).toBe(200);
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+    secrets.push(code, token, h.dovecot.users.alice.pass);
+
+    const client = new Client({ name: "exe-test", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }));
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(names).toEqual(["draft_email", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
+      "mark_as_read", "move_email", "search_emails", "send_email"]);
+    const subject = `exe ${Date.now()}`;
+    const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
+    expect(sent.isError).toBeFalsy();
+    const sentFolder = await client.callTool({ name: "search_emails", arguments: { folder: "Sent", subject } });
+    expect((sentFolder.structuredContent as { total: number }).total).toBe(1);
+    const msg = (sentFolder.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!;
+    const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
+    expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
+    await client.close();
+
+    const files = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString("latin1")).join("\n");
+    for (const secret of [h.dovecot.users.alice.pass, token, code]) expect(files.includes(secret)).toBe(false);
+
+    const revoke = await fetch(`${base}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+    expect(await revoke.json()).toEqual({ revoked: true });
+    const after = await fetch(`${base}/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
+    expect(after.status).toBe(401);
+    expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  test("stops on SIGTERM; its log has one line per request and no secret", async () => {
+    exe.kill("SIGTERM");
+    expect(await exe.exited).toBe(0);
+    const log = (await new Response(exe.stderr as ReadableStream).text()) + (await new Response(exe.stdout as ReadableStream).text());
+    expect(log).toContain("method=POST path=/oauth/token status=200");
+    expect(secrets).toHaveLength(3);
+    for (const secret of secrets) expect(log.includes(secret)).toBe(false);
+    expect(log).not.toContain("code=");
+  });
+});
