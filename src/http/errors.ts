@@ -32,6 +32,9 @@ function validationSummary(error: unknown): string {
 }
 
 export function mapError(code: string | number, error: unknown, log: Logger, path: string): Response {
+  // A body parser of ours threw (e.g. a body over its limit): Elysia wraps that as PARSE with a cause.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
   if (error instanceof OAuthError) {
     return json(error.status, error.toJSON(), { "cache-control": "no-store" });
   }

@@ -4,6 +4,7 @@ import { InvalidRequestError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { exchangeCode } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
+import { mediaType, parseLimitedBody } from "./form-body.ts";
 
 const optional = t.Optional(t.String());
 /** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
@@ -21,21 +22,6 @@ function tokenOf(body: unknown): string | null {
 
 /** RFC 6749 §5.1: token responses and their errors must not be cached; nor may the setup pages. */
 const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
-/** DESIGN §7: form bodies ≤ 64 KB (a declared larger body is refused before it is read). */
-const MAX_FORM_BYTES = 64 * 1024;
-
-function tooLarge(request: Request): Response | undefined {
-  if (Number(request.headers.get("content-length") ?? 0) <= MAX_FORM_BYTES) return undefined;
-  const body = { error: "invalid_request", error_description: "the request body is larger than 64 KB" };
-  return new Response(JSON.stringify(body), {
-    status: 413,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-  });
-}
-
-function mediaType(request: Request): string {
-  return (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-}
 
 export function oauthRoutes(deps: AppDeps) {
   const purge = throttled(deps.clock, 60_000, () => deps.grants.purgeExpired());
@@ -46,7 +32,6 @@ export function oauthRoutes(deps: AppDeps) {
       if (!NO_STORE_PATHS.has(new URL(request.url).pathname)) return;
       set.headers["cache-control"] = "no-store";
       set.headers.pragma = "no-cache";
-      if (request.method === "POST") return tooLarge(request);
     })
     .as("global")
     .post("/oauth/token", async ({ body, request }) => {
@@ -56,7 +41,7 @@ export function oauthRoutes(deps: AppDeps) {
       }
       purge();
       return exchangeCode(deps, body);
-    }, { body: TokenBody })
+    }, { body: TokenBody, parse: parseLimitedBody })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
       const type = mediaType(request);
@@ -68,5 +53,5 @@ export function oauthRoutes(deps: AppDeps) {
       const tokenId = token ? deps.grants.revokeToken(token) : null;
       if (tokenId) await deps.events.emitRevoked(tokenId);
       return { revoked: true };
-    }, { body: RevokeBody });
+    }, { body: RevokeBody, parse: parseLimitedBody });
 }

@@ -3,6 +3,7 @@
 // Headers and bodies are never logged.
 import type { Server } from "bun";
 import type { Logger } from "../log.ts";
+import { MCP_BODY_LIMIT } from "../mcp/body.ts";
 import type { App } from "./app.ts";
 
 export interface ServeOptions {
@@ -19,8 +20,9 @@ export function serve(app: App, { hostname, port, log }: ServeOptions): Server<u
     idleTimeout: 0,
     // Elysia's default reusePort would let a second instance bind the same port silently.
     reusePort: false,
-    // DESIGN §7: /mcp bodies ≤ 32 MB (20 MB of attachments, base64-encoded, plus JSON).
-    maxRequestBodySize: 32 * 1024 * 1024,
+    // A backstop above the app's own limits (32 MB for /mcp, 64 KB for forms), which answer with
+    // proper headers; Bun's own 413 would carry none of the security headers.
+    maxRequestBodySize: MCP_BODY_LIMIT + 8 * 1024 * 1024,
     async fetch(request) {
       const t0 = performance.now();
       const response = await app.fetch(request);

@@ -12,7 +12,8 @@ export function rpcError(status: number, code: number, message: string, headers:
   });
 }
 
-async function readLimited(request: Request, limit: number): Promise<string | null> {
+/** The body as text, or null once it passes `limit` bytes (chunked uploads included). */
+export async function readLimited(request: Request, limit: number): Promise<string | null> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -161,4 +161,36 @@ describe("body size", () => {
       expect(res.headers.get("x-frame-options")).toBe("DENY");
     }
   });
+
+  test("a chunked form or JSON body over 64 KB is refused with 413 too (no Content-Length)", async () => {
+    const { app } = testApp();
+    const chunked = (text: string) => new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < text.length; i += 8192) c.enqueue(new TextEncoder().encode(text.slice(i, i + 8192)));
+        c.close();
+      },
+    });
+    const cases: Array<[string, string, string]> = [
+      ["/oauth/token", "application/x-www-form-urlencoded", `grant_type=authorization_code&pad=${"x".repeat(70_000)}`],
+      ["/oauth/connect", "application/x-www-form-urlencoded", `email=a@b.c&pad=${"x".repeat(70_000)}`],
+      ["/oauth/revoke", "application/json", JSON.stringify({ token: "x".repeat(70_000) })],
+    ];
+    for (const [path, type, text] of cases) {
+      const req = new Request(`http://localhost${path}`, { method: "POST", body: chunked(text), headers: { "content-type": type }, duplex: "half" } as RequestInit);
+      expect(req.headers.get("content-length")).toBeNull();
+      const res = await app.handle(req);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ error: "invalid_request" });
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+
+  test("small bodies still parse: a revoke with JSON and a token request with a form", async () => {
+    const { app } = testApp();
+    const revoke = await app.handle(new Request("http://localhost/oauth/revoke", {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: "ab".repeat(32) }),
+    }));
+    expect(await revoke.json()).toEqual({ revoked: true });
+  });
 });
