@@ -39,9 +39,24 @@ async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Prom
     const check = await checkPublicHost(host, deps.resolve);
     if (check.ok) continue;
     if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
-    return { status: 400, message: `${host} is on a private network address, which this service does not connect to.` };
+    return {
+      status: 400,
+      message: `${host} is on a private network address, which this service does not connect to. ` +
+        `If it is your own mail server, the operator can allow it with MAILBOX_MCP_ALLOW_PRIVATE_HOSTS=true.`,
+    };
   }
   return null;
+}
+
+/**
+ * Security "none" sends the password in clear. Allowed only where private hosts are (a homelab
+ * server on the operator's own network); towards the internet TLS or STARTTLS is required.
+ */
+function plaintextProblem(deps: ConnectDeps, account: MailAccount): string | null {
+  if (account.provider !== "custom" || deps.config.allowPrivateHosts) return null;
+  if (account.imap.security !== "none" && account.smtp.security !== "none") return null;
+  return "Unencrypted connections (security \"none\") would send your password in clear over the internet. " +
+    "Choose TLS or STARTTLS for both IMAP and SMTP.";
 }
 
 /** The live IMAP login; a rejected login counts toward the rate limit, other failures do not. */
@@ -67,11 +82,13 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const { account } = parsed;
-  const keys = connectKeys(clientIp, account.email);
+  const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const retryAfter = deps.limiter.retryAfter(keys);
   if (retryAfter > 0) {
     return form(pending, 429, `Too many failed sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
   }
+  const clear = plaintextProblem(deps, account);
+  if (clear) return form(pending, 400, clear);
   const hostProblem = await privateHostProblem(deps, account);
   if (hostProblem) return form(pending, hostProblem.status, hostProblem.message);
   const failed = await tryLogin(deps, account, keys, pending);

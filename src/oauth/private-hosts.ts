@@ -10,13 +10,21 @@ for (const [net, bits] of [
   ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
 ] as const) blocked.addSubnet(net, bits, "ipv4");
 for (const [net, bits] of [
-  ["::", 128], ["::1", 128], ["fe80::", 10], ["fc00::", 7], ["ff00::", 8], ["64:ff9b:1::", 48],
+  // ::/96 also covers the deprecated IPv4-compatible form (::7f00:1).
+  ["::", 96], ["fe80::", 10], ["fc00::", 7], ["ff00::", 8], ["64:ff9b:1::", 48],
 ] as const) blocked.addSubnet(net, bits, "ipv6");
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
+/**
+ * The IPv4 address inside an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96, RFC 6052) IPv6
+ * address, written dotted (::ffff:10.0.0.1) or in hex (64:ff9b::a00:1).
+ */
 function embeddedIPv4(address: string): string | null {
-  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1]! : null;
+  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
+  if (!m) return null;
+  if (m[1]) return m[1];
+  const hi = parseInt(m[2]!, 16);
+  const lo = parseInt(m[3]!, 16);
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
 }
 
 export function isPrivateAddress(address: string): boolean {

@@ -50,7 +50,27 @@ export class FailureLimiter {
   }
 }
 
-/** The limiter keys of one attempt: the client IP and the normalised mailbox address. */
-export function connectKeys(ip: string, email: string): string[] {
-  return [`ip:${ip}`, `mailbox:${email.trim().toLowerCase()}`];
+/** The first four hextets of an IPv6 address: one subscriber usually holds a whole /64. */
+function ipv6Prefix64(ip: string): string | null {
+  if (!ip.includes(":") || ip.includes(".")) return null; // IPv4, or IPv4-mapped (counted as is)
+  const [head = "", tail] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
+}
+
+/**
+ * The limiter keys of one attempt: the client (IPv6 by /64, so rotating addresses inside one
+ * allocation does not reset the count), the mailbox address, and the login actually tried on
+ * that server — the username may differ from the address, and guessing must not dodge the limit
+ * by changing the address field alone.
+ */
+export function connectKeys(ip: string, login: { email: string; username: string; imapHost: string }): string[] {
+  const norm = (s: string) => s.trim().toLowerCase();
+  return [
+    `ip:${ipv6Prefix64(ip) ?? ip}`,
+    `mailbox:${norm(login.email)}`,
+    `login:${norm(login.imapHost)}:${norm(login.username)}`,
+  ];
 }

@@ -145,11 +145,25 @@ describe("POST /oauth/connect", () => {
     const h = await getHarness();
     const { app } = testApp({ allowPrivateHosts: false });
     const ids = await start(app);
-    const res = await connect(app, aliceFields(h, ids));
+    const tls = { imap_security: "tls", smtp_security: "tls" };
+    const res = await connect(app, aliceFields(h, ids, tls));
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("private network");
-    const literal = await connect(app, aliceFields(h, ids, { imap_host: "127.0.0.1" }));
+    const text = await res.text();
+    expect(text).toContain("private network");
+    expect(text).toContain("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS");
+    const literal = await connect(app, aliceFields(h, ids, { ...tls, imap_host: "127.0.0.1" }));
     expect(literal.status).toBe(400);
+  });
+
+  test("security none (password in clear) is refused unless private hosts are allowed", async () => {
+    const h = await getHarness();
+    const { app } = testApp({ allowPrivateHosts: false });
+    const ids = await start(app);
+    for (const overrides of [{ imap_security: "none", smtp_security: "tls" }, { imap_security: "tls", smtp_security: "none" }]) {
+      const res = await connect(app, aliceFields(h, ids, { ...overrides, imap_host: "imap.example.com", smtp_host: "smtp.example.com" }));
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("in clear");
+    }
   });
 
   test("rate limit: the 6th attempt after 5 failed logins is 429 with Retry-After, even with the right password", async () => {

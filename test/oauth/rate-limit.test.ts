@@ -2,11 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../src/clock.ts";
 import { connectKeys, FailureLimiter } from "../../src/oauth/rate-limit.ts";
 
+const login = (email: string, username = email, imapHost = "imap.x.test") => ({ email, username, imapHost });
+
 describe("failed-login limiter (5 per 15 minutes per key)", () => {
   test("blocks after the fifth failure until the oldest leaves the window", () => {
     const clock = manualClock();
     const limiter = new FailureLimiter(clock);
-    const keys = connectKeys("1.2.3.4", "A@x.test");
+    const keys = connectKeys("1.2.3.4", login("A@x.test"));
     for (let i = 0; i < 5; i++) {
       expect(limiter.retryAfter(keys)).toBe(0);
       limiter.recordFailure(keys);
@@ -23,11 +25,11 @@ describe("failed-login limiter (5 per 15 minutes per key)", () => {
   test("per IP and per mailbox: either key alone blocks", () => {
     const clock = manualClock();
     const limiter = new FailureLimiter(clock);
-    for (let i = 0; i < 5; i++) limiter.recordFailure(connectKeys("9.9.9.9", `u${i}@x.test`));
-    expect(limiter.retryAfter(connectKeys("9.9.9.9", "new@x.test"))).toBeGreaterThan(0);
-    expect(limiter.retryAfter(connectKeys("8.8.8.8", "new@x.test"))).toBe(0);
-    for (let i = 0; i < 5; i++) limiter.recordFailure(connectKeys(`10.0.0.${i}`, "Victim@X.test"));
-    expect(limiter.retryAfter(connectKeys("7.7.7.7", "victim@x.test "))).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i++) limiter.recordFailure(connectKeys("9.9.9.9", login(`u${i}@x.test`)));
+    expect(limiter.retryAfter(connectKeys("9.9.9.9", login("new@x.test")))).toBeGreaterThan(0);
+    expect(limiter.retryAfter(connectKeys("8.8.8.8", login("new@x.test")))).toBe(0);
+    for (let i = 0; i < 5; i++) limiter.recordFailure(connectKeys(`10.0.0.${i}`, login("Victim@X.test")));
+    expect(limiter.retryAfter(connectKeys("7.7.7.7", login("victim@x.test ")))).toBeGreaterThan(0);
   });
 
   test("sweep forgets keys whose failures expired", () => {
@@ -37,5 +39,19 @@ describe("failed-login limiter (5 per 15 minutes per key)", () => {
     clock.advance(15 * 60_000);
     limiter.sweep();
     expect((limiter as unknown as { failures: Map<string, number[]> }).failures.size).toBe(0);
+  });
+
+  test("changing the address field does not dodge the limit on the login actually tried", () => {
+    const limiter = new FailureLimiter(manualClock());
+    for (let i = 0; i < 5; i++) limiter.recordFailure(connectKeys(`203.0.113.${i}`, login(`decoy${i}@x.test`, "Victim@Gmail.com", "imap.gmail.com")));
+    expect(limiter.retryAfter(connectKeys("198.51.100.1", login("other@x.test", "victim@gmail.com", "IMAP.gmail.com")))).toBeGreaterThan(0);
+    expect(limiter.retryAfter(connectKeys("198.51.100.1", login("other@x.test", "victim@gmail.com", "imap.other.test")))).toBe(0);
+  });
+
+  test("IPv6 clients are counted by /64", () => {
+    const limiter = new FailureLimiter(manualClock());
+    for (let i = 1; i <= 5; i++) limiter.recordFailure(connectKeys(`2001:db8:1:2::${i}`, login(`u${i}@x.test`)));
+    expect(limiter.retryAfter(connectKeys("2001:0db8:0001:0002:ffff::9", login("fresh@x.test")))).toBeGreaterThan(0);
+    expect(limiter.retryAfter(connectKeys("2001:db8:1:3::1", login("fresh@x.test")))).toBe(0);
   });
 });
