@@ -193,8 +193,12 @@ export class GrantStore {
     const now = this.clock();
     this.db.transaction(() => {
       this.db.query(`DELETE FROM pending_requests WHERE expires_at <= ?`).run(now);
-      this.db.query(`DELETE FROM codes WHERE expires_at <= ?`).run(now);
       this.db.query(`DELETE FROM tokens WHERE expires_at <= ?`).run(now);
+      // A used code stays (hash only, its key already destroyed) while its token lives, so a replay
+      // after the code's 5 minutes still revokes that token (RFC 6749 §4.1.2, §10.5).
+      this.db
+        .query(`DELETE FROM codes WHERE expires_at <= ? AND (used_at IS NULL OR token_hash NOT IN (SELECT token_hash FROM tokens))`)
+        .run(now);
       this.db.exec(
         `DELETE FROM grants WHERE id NOT IN (SELECT grant_id FROM tokens)
                               AND id NOT IN (SELECT grant_id FROM codes)`,

@@ -73,6 +73,28 @@ describe("GrantStore", () => {
     expect(await store.openCredentials(TOKEN)).toBeNull();
   });
 
+  test("a replay after the code's 5 minutes (and a purge) still revokes the token", async () => {
+    const { store, clock } = setup();
+    await issue(store);
+    await store.redeemCode(CODE, store.findCode(CODE)!, TOKEN, "s", 30 * DAY);
+    clock.advance(60 * MIN);
+    store.purgeExpired();
+    const record = store.findCode(CODE);
+    expect(record?.usedAt).not.toBeNull();
+    expect(store.revokeFromReplayedCode(record!)).toBe(hashSecret(TOKEN));
+    expect(store.findToken(TOKEN)).toBeNull();
+  });
+
+  test("a used code row goes once its token is gone", async () => {
+    const { store, clock, db } = setup();
+    await issue(store);
+    await store.redeemCode(CODE, store.findCode(CODE)!, TOKEN, "s", 30 * DAY);
+    clock.advance(30 * DAY);
+    store.purgeExpired();
+    expect(store.findCode(CODE)).toBeNull();
+    expect(db.query("SELECT * FROM grants").all()).toHaveLength(0);
+  });
+
   test("tokens expire after 30 days; revoke destroys the credentials", async () => {
     const { store, clock, db } = setup();
     await issue(store);
