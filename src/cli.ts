@@ -91,6 +91,11 @@ function serveForever(config: Config, log: Logger): boolean {
     return false;
   }
   log.info(`mailbox-mcp ${pkg.version} listening`, { address: service.url, base_url: config.baseUrl });
+  const loopback = /^(127\.|::1$|localhost$)/.test(config.host);
+  if (!loopback && /^http:\/\/localhost:\d+$/.test(config.baseUrl)) {
+    log.warn("listening beyond loopback but MAILBOX_MCP_BASE_URL is the default http://localhost:PORT: " +
+      "clients on other machines will be sent to localhost. Set MAILBOX_MCP_BASE_URL to the URL they use.");
+  }
   log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId });
   log.info(`client secret: run "mailbox-mcp client" or read ${config.dataDir}/client.json`);
   const shutdown = (signal: string) => {

@@ -64,6 +64,11 @@ export function toMailError(err: unknown, ep: ServerEndpoint): MailError {
       "The mail server rejected the email address or password. Use an app password (not your normal password) and check the address.");
   }
   if (e.code && TIMEOUT_CODES.has(e.code)) return new MailError("timeout", timeoutMessage(ep));
+  if (/self[- ]signed|unable to (get|verify)|certificate (has expired|is not yet valid)|altname|hostname\/IP/i.test(`${e.code ?? ""} ${e.message ?? ""}`)) {
+    return new MailError("tls",
+      `The certificate of ${where} is not trusted (self-signed, expired, or issued for another name). ` +
+      `Use the host name the certificate was issued for; for a private CA, start mailbox-mcp with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.`);
+  }
   if (e.tlsFailed || (e.code && TLS_CODE.test(e.code)) || /\b(TLS|SSL|certificate)\b/i.test(e.message ?? "")) {
     return new MailError("tls",
       `A secure (TLS) connection to ${where} could not be established. Check the security setting (TLS or STARTTLS) and the port.`);
