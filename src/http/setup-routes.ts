@@ -5,7 +5,7 @@ import { parseLimitedBody } from "./form-body.ts";
 import { Elysia, t } from "elysia";
 import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
-import { connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
+import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
@@ -75,15 +75,20 @@ function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Respon
   }
 }
 
+/** Pending authorizations kept at once (each lives 10 minutes). */
+export const MAX_PENDING = 10_000;
+
 export function setupRoutes(deps: AppDeps) {
   const { config, grants, clock, log } = deps;
   const allowed = allowedRedirectUris(config);
   const limiter = new FailureLimiter(clock);
+  const attempts = new FailureLimiter(clock, ATTEMPT_LIMIT);
   const purge = throttled(clock, 60_000, () => {
     grants.purgeExpired();
     limiter.sweep();
+    attempts.sweep();
   });
-  const connectDeps = { config, grants, log, limiter, verify: deps.verifyLogin ?? verifyLogin };
+  const connectDeps = { config, grants, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin };
 
   return new Elysia({ name: "setup" })
     .get("/oauth/authorize", ({ request }) => {
@@ -94,6 +99,10 @@ export function setupRoutes(deps: AppDeps) {
       } catch (err) {
         if (err instanceof OAuthError) return authorizeError(request, err);
         throw err;
+      }
+      // Each authorize stores a row; a flood of them is refused rather than stored (RFC 6749 §4.1.2.1).
+      if (grants.countPending() >= MAX_PENDING) {
+        return authorizeError(request, new OAuthError("temporarily_unavailable", "Too many sign-ins are in progress. Try again in a few minutes.", 503));
       }
       const ids = grants.createPending(req, PENDING_TTL_MS);
       return setupPage(req, ids, {});

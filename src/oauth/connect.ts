@@ -18,18 +18,30 @@ export interface ConnectDeps {
   config: Config;
   grants: GrantStore;
   log: Logger;
+  /** Failed logins: 5 per 15 minutes per client, mailbox and login (DESIGN §3). */
   limiter: FailureLimiter;
+  /** Every mail-server attempt per client, whatever its outcome (ATTEMPT_LIMIT). */
+  attempts: FailureLimiter;
+  /** Live IMAP checks running now, across all clients. */
+  inflight: { count: number };
   verify: VerifyLogin;
   resolve?: Resolver;
 }
+
+/**
+ * Beyond the failed-login limit: each attempt opens a connection to a host the visitor chose, so
+ * an unauthenticated visitor must not make this server a port scanner or a connection flood.
+ */
+export const ATTEMPT_LIMIT = { max: 30, windowMs: 15 * 60_000 };
+export const MAX_INFLIGHT_LOGINS = 16;
 
 export type ConnectOutcome =
   | { kind: "redirect"; location: string }
   | { kind: "expired" }
   | { kind: "forbidden" }
-  | { kind: "form"; status: 400 | 401 | 429 | 502; message: string; pending: PendingRequest; retryAfter?: number };
+  | { kind: "form"; status: 400 | 401 | 429 | 502 | 503; message: string; pending: PendingRequest; retryAfter?: number };
 
-const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502, message: string, retryAfter?: number): ConnectOutcome =>
+const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, message: string, retryAfter?: number): ConnectOutcome =>
   ({ kind: "form", status, message, pending, retryAfter });
 
 /** DESIGN §5: custom hosts on private, loopback or link-local addresses are refused unless allowed. */
@@ -59,8 +71,22 @@ function plaintextProblem(deps: ConnectDeps, account: MailAccount): string | nul
     "Choose TLS or STARTTLS for both IMAP and SMTP.";
 }
 
-/** The live IMAP login; a rejected login counts toward the rate limit, other failures do not. */
+/** Whether this attempt may go to the mail server now; the refusal to show when not. */
+function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): ConnectOutcome | null {
+  const retryAfter = Math.max(deps.limiter.retryAfter(keys), deps.attempts.retryAfter(keys.slice(0, 1)));
+  if (retryAfter > 0) {
+    return form(pending, 429, `Too many sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
+  }
+  if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
+    return form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5);
+  }
+  return null;
+}
+
+/** The live IMAP login; a rejected login counts toward the failure limit, every attempt toward the attempt limit. */
 async function tryLogin(deps: ConnectDeps, account: MailAccount, keys: string[], pending: PendingRequest): Promise<ConnectOutcome | null> {
+  deps.attempts.recordFailure(keys.slice(0, 1));
+  deps.inflight.count++;
   try {
     await deps.verify(account);
     return null;
@@ -72,6 +98,8 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, keys: string[],
       return form(pending, 401, err.message);
     }
     return form(pending, 502, err.message);
+  } finally {
+    deps.inflight.count--;
   }
 }
 
@@ -83,10 +111,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const { account } = parsed;
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
-  const retryAfter = deps.limiter.retryAfter(keys);
-  if (retryAfter > 0) {
-    return form(pending, 429, `Too many failed sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
-  }
+  const refused = admit(deps, keys, pending);
+  if (refused) return refused;
   const clear = plaintextProblem(deps, account);
   if (clear) return form(pending, 400, clear);
   const hostProblem = await privateHostProblem(deps, account);

@@ -57,6 +57,13 @@ export class GrantStore {
     return { requestId, csrfToken };
   }
 
+  /** Unexpired pending requests: a bound on what unauthenticated visitors can make us store. */
+  countPending(): number {
+    return this.db
+      .query<{ n: number }, [number]>(`SELECT COUNT(*) AS n FROM pending_requests WHERE expires_at > ?`)
+      .get(this.clock())!.n;
+  }
+
   /** The unexpired pending request, or null. */
   getPending(requestId: string): PendingRequest | null {
     const row = this.db

@@ -181,7 +181,7 @@ describe("POST /oauth/connect", () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     const html = await blocked.text();
-    expect(html).toContain("Too many failed");
+    expect(html).toContain("Too many sign-in attempts");
     expect(html).toContain(`value="${h.dovecot.users.alice.email}"`);
     // A fresh request does not reset the limit; waiting does.
     const fresh = await start(app);

@@ -1,0 +1,61 @@
+// Limits on what an unauthenticated visitor can make the server do at /oauth/authorize and
+// /oauth/connect, beyond the failed-login limit (connect.test.ts).
+import { describe, expect, test } from "bun:test";
+import { createApp } from "../../src/http/app.ts";
+import { MAX_PENDING } from "../../src/http/setup-routes.ts";
+import { ATTEMPT_LIMIT, MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
+import { MailError } from "../../src/mail/types.ts";
+import { freePort } from "../support/dovecot.ts";
+import { getHarness } from "../support/harness.ts";
+import { testApp, testDeps } from "../support/app.ts";
+import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
+
+async function start(app: Handler) {
+  const page = await authorize(app, authorizeQuery(newVerifier()));
+  expect(page.status).toBe(200);
+  return formIds(await page.text());
+}
+
+describe("connect attempt limits", () => {
+  test(`every mail-server attempt counts: after ${ATTEMPT_LIMIT.max} from one client, 429 even for unreachable hosts`, async () => {
+    const h = await getHarness();
+    const { app } = testApp();
+    const ids = await start(app);
+    const closed = String(await freePort());
+    for (let i = 0; i < ATTEMPT_LIMIT.max; i++) {
+      expect((await postForm(app, "/oauth/connect", aliceFields(h, ids, { imap_port: closed }))).status).toBe(502);
+    }
+    const res = await postForm(app, "/oauth/connect", aliceFields(h, ids));
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test(`at most ${MAX_INFLIGHT_LOGINS} live checks at once; the next is 503 with Retry-After`, async () => {
+    const h = await getHarness();
+    const deps = testDeps();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // Fault injection: a mail server that does not answer until released.
+    const app = createApp({ ...deps, verifyLogin: async () => { await gate; throw new MailError("timeout", "slow"); } });
+    const ids = await start(app);
+    const stuck = Array.from({ length: MAX_INFLIGHT_LOGINS }, () => postForm(app, "/oauth/connect", aliceFields(h, ids)));
+    await Bun.sleep(20);
+    const busy = await postForm(app, "/oauth/connect", aliceFields(h, ids));
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get("retry-after")).toBe("5");
+    release();
+    expect((await Promise.all(stuck)).map((r) => r.status)).toEqual(Array(MAX_INFLIGHT_LOGINS).fill(502));
+  });
+});
+
+describe("pending authorizations", () => {
+  test(`at most ${MAX_PENDING} are kept; then authorize answers 503 temporarily_unavailable`, async () => {
+    const { app, grants } = testApp();
+    for (let i = 0; i < MAX_PENDING; i++) {
+      grants.createPending({ redirectUri: "r", codeChallenge: "c", state: "s", resource: null }, 600_000);
+    }
+    const res = await authorize(app, authorizeQuery(newVerifier()), { accept: "application/json" });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: "temporarily_unavailable" });
+  });
+});
