@@ -1,6 +1,7 @@
 // Opening one IMAP connection for a MailAccount, and turning imapflow's errors into MailErrors
 // whose message says what happened and what the user can do about it.
 import type { ImapFlow } from "imapflow";
+import { connectTarget, type ConnectTarget } from "./public-hosts.ts";
 import { MailError, type MailAccount } from "./types.ts";
 
 export interface ImapTimeouts {
@@ -12,10 +13,11 @@ export interface ImapTimeouts {
 
 export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
 
-export function imapOptions(account: MailAccount, t: ImapTimeouts) {
-  const { host, port, security } = account.imap;
+export function imapOptions(account: MailAccount, t: ImapTimeouts, target: ConnectTarget = { host: account.imap.host }) {
+  const { port, security } = account.imap;
   return {
-    host,
+    host: target.host,
+    ...(target.servername ? { servername: target.servername } : {}),
     port,
     secure: security === "tls",
     doSTARTTLS: security === "starttls" ? true : security === "none" ? false : undefined,
@@ -30,13 +32,15 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts) {
 }
 
 /**
- * A logged-in client, or a MailError. An `error` listener is attached before connecting: an
- * EventEmitter error without a listener would throw and take the process down.
+ * A logged-in client; errors are imapflow's own (callers classify them for their audience). An
+ * `error` listener is attached before connecting: an EventEmitter error without a listener would
+ * throw and take the process down.
  */
-export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+  const target = await connectTarget(account.imap.host, account.requirePublicHosts ?? false);
   // Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7 target).
   const { ImapFlow } = await import("imapflow");
-  const client = new ImapFlow(imapOptions(account, t));
+  const client = new ImapFlow(imapOptions(account, t, target));
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -47,9 +51,18 @@ export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_T
     return client;
   } catch (err) {
     client.close();
-    throw toMailError(err, account, t.connectTimeoutMs);
+    throw err;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** A logged-in client for the pool, or a MailError worded for a tool result. */
+export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+  try {
+    return await connectImap(account, t);
+  } catch (err) {
+    throw toMailError(err, account, t.connectTimeoutMs);
   }
 }
 

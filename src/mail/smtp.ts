@@ -2,6 +2,7 @@
 // sending (a new TLS + AUTH handshake per message costs ~100s of ms at real providers), dropped
 // after 5 idle minutes and at once when the token is revoked.
 import nodemailer from "nodemailer";
+import { connectTarget, type ConnectTarget } from "./public-hosts.ts";
 import { MailError, type MailAccount } from "./types.ts";
 
 export const SMTP_IDLE_MS = 5 * 60_000;
@@ -31,12 +32,13 @@ function securityOptions(account: MailAccount) {
   }
 }
 
-function createPool(account: MailAccount) {
+function createPool(account: MailAccount, target: ConnectTarget) {
   return nodemailer.createTransport({
     pool: true,
     maxConnections: 2,
     idleTimeout: SMTP_IDLE_MS,
-    host: account.smtp.host,
+    host: target.host,
+    ...(target.servername ? { servername: target.servername } : {}),
     port: account.smtp.port,
     ...securityOptions(account),
     auth: { user: account.username, pass: account.password },
@@ -52,7 +54,7 @@ function createPool(account: MailAccount) {
 // mailbox's connection to another should that ever stop being true.
 const fingerprintOf = (a: MailAccount) => JSON.stringify([a.smtp.host, a.smtp.port, a.smtp.security, a.username, a.password]);
 
-function transportFor(tokenId: string, account: MailAccount): Transport {
+async function transportFor(tokenId: string, account: MailAccount): Promise<Transport> {
   const fingerprint = fingerprintOf(account);
   let entry = pools.get(tokenId);
   if (entry && entry.fingerprint !== fingerprint) {
@@ -60,7 +62,9 @@ function transportFor(tokenId: string, account: MailAccount): Transport {
     entry = undefined;
   }
   if (!entry) {
-    entry = { transport: createPool(account), fingerprint, timer: setTimeout(() => {}, 0) };
+    // Resolved and checked once per pool: its connections (≤ 5 idle minutes) reuse the checked address.
+    const target = await connectTarget(account.smtp.host, account.requirePublicHosts ?? false);
+    entry = pools.get(tokenId) ?? { transport: createPool(account, target), fingerprint, timer: setTimeout(() => {}, 0) };
     pools.set(tokenId, entry);
   }
   clearTimeout(entry.timer);
@@ -96,7 +100,7 @@ export async function sendRaw(
   msg: { messageId: string; raw: Buffer; envelope: { from: string; to: string[] } },
 ): Promise<SendResult> {
   try {
-    const info = await transportFor(tokenId, account).sendMail({ raw: msg.raw, envelope: msg.envelope });
+    const info = await (await transportFor(tokenId, account)).sendMail({ raw: msg.raw, envelope: msg.envelope });
     return { messageId: msg.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
   } catch (err) {
     // A broken connection must not be reused for the next attempt.
@@ -120,6 +124,7 @@ const isConnectionError = (err: unknown) => ["ECONNECTION", "ETIMEDOUT", "ESOCKE
 
 /** Maps a nodemailer error to a MailError saying what happened and what to do about it. */
 export function smtpError(err: unknown, account: MailAccount): MailError {
+  if (err instanceof MailError) return err;
   const e = (err ?? {}) as SmtpFailure;
   const server = `${account.smtp.host}:${account.smtp.port}`;
   const reply = (e.response ?? e.message ?? "").trim();

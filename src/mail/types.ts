@@ -18,6 +18,11 @@ export interface MailAccount {
   smtp: ServerEndpoint;
   /** True when the provider files sent mail in Sent itself (Gmail), so we must not APPEND a copy. */
   providerSavesSent: boolean;
+  /**
+   * Set for custom hosts connected while private hosts were not allowed: every connection then
+   * re-resolves the host, refuses private addresses and connects to the checked one (public-hosts.ts).
+   */
+  requirePublicHosts?: boolean;
 }
 
 export type MailErrorKind = "auth" | "unreachable" | "tls" | "timeout" | "protocol" | "not_found" | "invalid";

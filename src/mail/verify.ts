@@ -1,6 +1,6 @@
 // Live credential check for the setup form (SPEC "Authentication" 5): open IMAP, log in, log out.
 // Every failure becomes a MailError whose message a person can act on; the password never appears in it.
-import { ImapFlow, type ImapFlowOptions } from "imapflow";
+import { connectImap } from "./imap-connect.ts";
 import { MailError, type MailAccount, type ServerEndpoint } from "./types.ts";
 
 export interface VerifyOptions {
@@ -12,47 +12,23 @@ export type VerifyLogin = (account: MailAccount, opts?: VerifyOptions) => Promis
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** imapflow options for one endpoint: "tls" = implicit TLS, "starttls" = required upgrade, "none" = plain. */
-export function imapOptions(account: MailAccount, timeoutMs: number): ImapFlowOptions {
-  const { host, port, security } = account.imap;
-  return {
-    host, port,
-    secure: security === "tls",
-    doSTARTTLS: security === "starttls",
-    auth: { user: account.username, pass: account.password },
-    logger: false,
-    disableAutoIdle: true,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  };
-}
-
 export const verifyLogin: VerifyLogin = async (account, opts = {}) => {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const client = new ImapFlow(imapOptions(account, timeoutMs));
-  client.on("error", () => {}); // socket errors after connect() settled must not become unhandled events
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new MailError("timeout", timeoutMessage(account.imap))), timeoutMs);
-  });
+  let client;
   try {
-    await Promise.race([client.connect(), deadline]);
-    await Promise.race([client.logout(), deadline]).catch(() => {}); // logged in: a failed LOGOUT is harmless
+    client = await connectImap(account, { connectTimeoutMs: timeoutMs, socketTimeoutMs: timeoutMs });
   } catch (err) {
     throw toMailError(err, account.imap);
-  } finally {
-    clearTimeout(timer);
-    client.close();
   }
+  // Logged in: that is the check. A failed or slow LOGOUT is harmless.
+  const bye = setTimeout(() => client.close(), 2000);
+  await client.logout().catch(() => {});
+  clearTimeout(bye);
+  client.close();
 };
 
 const TIMEOUT_CODES = new Set(["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT", "ETIMEOUT", "ETIMEDOUT"]);
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|EPROTO$)/;
-
-function timeoutMessage(ep: ServerEndpoint): string {
-  return `The mail server ${ep.host}:${ep.port} did not answer in time. Check the host, port and security, then try again.`;
-}
 
 /** Classify an imapflow / socket error (imapflow errors.d.ts: authenticationFailed, tlsFailed, code). */
 export function toMailError(err: unknown, ep: ServerEndpoint): MailError {
@@ -63,7 +39,9 @@ export function toMailError(err: unknown, ep: ServerEndpoint): MailError {
     return new MailError("auth",
       "The mail server rejected the email address or password. Use an app password (not your normal password) and check the address.");
   }
-  if (e.code && TIMEOUT_CODES.has(e.code)) return new MailError("timeout", timeoutMessage(ep));
+  if (e.code && TIMEOUT_CODES.has(e.code)) {
+    return new MailError("timeout", `The mail server ${where} did not answer in time. Check the host, port and security, then try again.`);
+  }
   if (/self[- ]signed|unable to (get|verify)|certificate (has expired|is not yet valid)|altname|hostname\/IP/i.test(`${e.code ?? ""} ${e.message ?? ""}`)) {
     return new MailError("tls",
       `The certificate of ${where} is not trusted (self-signed, expired, or issued for another name). ` +

@@ -7,7 +7,7 @@ import type { VerifyLogin } from "../mail/verify.ts";
 import { randomString } from "../store/crypto.ts";
 import type { GrantStore, PendingRequest } from "../store/grants.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
-import { checkPublicHost, type Resolver } from "./private-hosts.ts";
+import { checkPublicHost, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type FailureLimiter } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 
@@ -109,7 +109,10 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!fields.csrf_token || !deps.grants.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
-  const { account } = parsed;
+  const account: MailAccount = {
+    ...parsed.account,
+    requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
+  };
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const refused = admit(deps, keys, pending);
   if (refused) return refused;

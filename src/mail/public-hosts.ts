@@ -3,6 +3,7 @@
 // RFC 4193, RFC 4291 §2.5 (loopback, unspecified, v4-mapped), RFC 6890 special-purpose registries.
 import { BlockList, isIP } from "node:net";
 import { lookup } from "node:dns/promises";
+import { MailError } from "./types.ts";
 
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -57,4 +58,32 @@ export async function checkPublicHost(host: string, resolve: Resolver = systemRe
   }
   if (addresses.length === 0) return { ok: false, reason: "unresolvable" };
   return addresses.some(isPrivateAddress) ? { ok: false, reason: "private" } : { ok: true };
+}
+
+/** Where to open the socket: an address, and the name TLS must present and verify (SNI). */
+export interface ConnectTarget {
+  host: string;
+  servername?: string;
+}
+
+/**
+ * For an account whose custom hosts must be public: resolve now, check every address, and connect
+ * to a checked address while TLS still verifies the name. Checking a name and then letting the
+ * connection resolve it again would let a short-lived DNS answer point it inward (DNS rebinding).
+ * Runs before every new connection, not only at the setup form: a grant lives 30 days.
+ */
+export async function connectTarget(host: string, requirePublic: boolean, resolve: Resolver = systemResolver): Promise<ConnectTarget> {
+  if (!requirePublic) return { host };
+  const literal = host.replace(/^\[(.*)\]$/, "$1");
+  let addresses: string[];
+  try {
+    addresses = isIP(literal) ? [literal] : await resolve(host);
+  } catch {
+    addresses = [];
+  }
+  if (addresses.length === 0) throw new MailError("unreachable", `The mail server host ${host} could not be found. Check the server name by reconnecting the mailbox.`);
+  if (addresses.some(isPrivateAddress)) {
+    throw new MailError("invalid", `The mail server host ${host} now points to a private network address, which this service does not connect to.`);
+  }
+  return isIP(literal) ? { host: literal } : { host: addresses[0]!, servername: host };
 }
