@@ -2,6 +2,7 @@
 // whose message says what happened and what the user can do about it.
 import type { ImapFlow } from "imapflow";
 import { connectTarget, type ConnectTarget } from "./public-hosts.ts";
+import { cleanLine } from "./sanitize.ts";
 import { MailError, type MailAccount } from "./types.ts";
 
 export interface ImapTimeouts {
@@ -106,7 +107,7 @@ export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, ti
     return new MailError("unreachable", `The connection to the mail server ${where} was lost or refused. Try again; if it keeps happening the server may be down.`);
   }
   if (e.responseStatus === "NO" || e.responseStatus === "BAD") {
-    return new MailError("protocol", `The mail server refused the request: ${e.responseText ?? e.message ?? "no reason given"}.`);
+    return new MailError("protocol", `The mail server refused the request: ${cleanLine(e.responseText ?? e.message ?? "no reason given")}.`);
   }
   if (typeof e.code === "string") {
     return new MailError("protocol", `The mail server connection failed (${e.code}). Try again; if it keeps happening reconnect the mailbox.`);

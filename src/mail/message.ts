@@ -90,7 +90,7 @@ function attachmentsOf(root: MessageStructureObject | undefined, parsed: Attachm
     return {
       part: node.part!,
       filename: filename ? cleanLine(filename) : null,
-      content_type: node.type,
+      content_type: cleanLine(node.type), // written by the sender like the filename
       size: match?.size ?? estimateDecoded(node),
     };
   });

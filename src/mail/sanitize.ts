@@ -9,10 +9,13 @@ const CONTROLS = "\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F";
 // bidi embeddings/overrides, word joiner and invisible operators, bidi isolates, BOM,
 // interlinear annotation marks.
 const INVISIBLE = "\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB";
-// Tag characters (U+E0000-E007F) and variation selectors supplement (U+E0100-E01EF): both can
-// carry hidden text.
-const ASTRAL = "\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}";
-const STRIP = new RegExp(`[${CONTROLS}${INVISIBLE}${ASTRAL}]`, "gu");
+// Fillers and joiners that render as nothing: combining grapheme joiner, Hangul fillers,
+// Mongolian free variation selectors, variation selectors (BMP; they can encode hidden bytes).
+const FILLERS = "\\u034F\\u115F\\u1160\\u180B-\\u180F\\u3164\\uFE00-\\uFE0F\\uFFA0";
+// Tag characters (U+E0000-E007F), variation selectors supplement (U+E0100-E01EF) and invisible
+// musical formatting (U+1D173-1D17A): all can carry hidden text.
+const ASTRAL = "\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\u{1D173}-\\u{1D17A}";
+const STRIP = new RegExp(`[${CONTROLS}${INVISIBLE}${FILLERS}${ASTRAL}]`, "gu");
 
 /** A body: line ends normalised to \n, invisible and control characters removed. */
 export function cleanText(text: string): string {

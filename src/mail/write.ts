@@ -1,6 +1,7 @@
 // IMAP helpers shared by the write operations: folder lookup (by special-use attribute), UID
 // existence checks, and reading a reply's parent message. Mailbox locks: withMailbox in ./imap.ts
 // (shared with the read tools; it releases the lock in finally).
+import { cleanLine } from "./sanitize.ts";
 import type { ImapFlow, ListResponse } from "imapflow";
 import { parseMessageIds, type ReplySource } from "./compose.ts";
 import { withMailbox } from "./imap.ts";
@@ -77,7 +78,7 @@ export async function fetchReplySource(client: ImapFlow, folder: string, uid: nu
         messageId: env.messageId?.trim() || null,
         inReplyTo: parseMessageIds(env.inReplyTo)[0] ?? null,
         references: parseMessageIds(msg.headers?.toString("utf8").replace(/\r?\n[ \t]+/g, " ")),
-        subject: env.subject ?? "",
+        subject: cleanLine(env.subject ?? ""), // echoed into the new subject and the tool's text
       };
     },
     { readOnly: true },

@@ -29,6 +29,12 @@ describe("cleaning text for a model", () => {
     expect(cleanText("emoji ✓ 日本語 Grüße")).toBe("emoji ✓ 日本語 Grüße");
   });
 
+  test("strips fillers and variation selectors that can smuggle hidden text", () => {
+    const dirty = "a\uFE00b\uFE0Fc\u034Fd\u115Fe\u1160f\u3164g\uFFA0h\u180Bi\u{1D173}j";
+    expect(cleanText(dirty)).toBe("abcdefghij");
+    expect(cleanLine("Re:\uFE01 invoice\u3164")).toBe("Re: invoice");
+  });
+
   test("header lines become one line", () => {
     expect(cleanLine(" Hello\r\n\tWorld\u202E ")).toBe("Hello World");
   });
