@@ -30,25 +30,36 @@ export interface EmailQuery {
   maxChars: number;
 }
 
-// mailparser's guard against pathological HTML; a bigger body is reported rather than parsed.
+// A message up to this size is fetched whole and parsed in one round trip. A larger one (big
+// attachments) is read part by part, so memory stays bounded whatever a sender mails.
+export const WHOLE_MESSAGE_LIMIT = 4 * 1024 * 1024;
+// The most of one text part a large message contributes, in decoded bytes: far above max_chars.
+const TEXT_PART_LIMIT = 2 * 1024 * 1024;
+// mailparser's guard against pathological HTML; kept above both limits so it never trips.
 const MAX_HTML_TO_PARSE = 5 * 1024 * 1024;
+
+async function parse(source: Buffer): Promise<ParsedMail> {
+  // Loaded on first use: mailparser (+ html-to-text, iconv) is ~8 MB RSS an idle server does not need.
+  const { simpleParser } = await import("mailparser");
+  return simpleParser(source, { maxHtmlLengthToParse: MAX_HTML_TO_PARSE, skipTextToHtml: true, skipImageLinks: true });
+}
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
 export async function getEmail(client: ImapFlow, q: EmailQuery): Promise<FullEmail> {
   return withMailbox(client, q.folder, async (box) => {
-    const msg = await client.fetchOne(String(q.uid), { ...SUMMARY_QUERY, source: true }, { uid: true });
+    const msg = await client.fetchOne(String(q.uid), { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } }, { uid: true });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
-    // Loaded on first use: mailparser (+ html-to-text, iconv) is ~8 MB RSS an idle server does not need.
-    const { simpleParser } = await import("mailparser");
-    const parsed = await simpleParser(msg.source, { maxHtmlLengthToParse: MAX_HTML_TO_PARSE, skipTextToHtml: true, skipImageLinks: true });
-    const { text, truncated } = window(cleanText(bodyText(parsed)), q.maxChars);
+    const whole = (msg.size ?? 0) <= WHOLE_MESSAGE_LIMIT;
+    const parsed = await parse(whole ? msg.source : headerBlock(msg.source));
+    const body = whole ? { text: bodyText(parsed), cut: false } : await largeBodyText(client, q.uid, msg.bodyStructure);
+    const { text, truncated } = window(cleanText(body.text), q.maxChars);
     return {
       ...toSummary(msg, box.path),
       in_reply_to: parsed.inReplyTo ? cleanLine(parsed.inReplyTo) : null,
       references: referencesOf(parsed),
       reply_to: addressesOf(parsed.replyTo),
       body_text: text,
-      truncated,
+      truncated: truncated || body.cut,
       attachments: attachmentsOf(msg.bodyStructure, parsed.attachments),
     };
   }, { readOnly: true });
@@ -57,6 +68,40 @@ export async function getEmail(client: ImapFlow, q: EmailQuery): Promise<FullEma
 /** The text part, or the HTML part converted to text by mailparser when there is no text part. */
 function bodyText(parsed: ParsedMail): string {
   return (parsed.text ?? "").replace(/\s+$/, "");
+}
+
+/** The header section of a raw message (RFC 5322 §2.1: it ends at the first empty line). */
+function headerBlock(source: Buffer): Buffer {
+  const end = source.indexOf("\r\n\r\n");
+  return end < 0 ? source : source.subarray(0, end + 4);
+}
+
+/** The first inline text/plain part, else the first text/html part (depth first, as mail clients do). */
+function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
+  const nodes: MessageStructureObject[] = [];
+  const walk = (n: MessageStructureObject) => {
+    if (n.childNodes?.length) n.childNodes.forEach(walk);
+    else if (n.disposition !== "attachment") nodes.push(n);
+  };
+  if (root) walk(root);
+  return nodes.find((n) => n.type === "text/plain") ?? nodes.find((n) => n.type === "text/html") ?? null;
+}
+
+/** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
+async function largeBodyText(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<{ text: string; cut: boolean }> {
+  const node = textNode(root);
+  if (!node) return { text: "", cut: false };
+  const part = node.part ?? "1"; // a single-part message has no part number: its body is part 1
+  const { content } = await client.download(String(uid), part, { uid: true, maxBytes: TEXT_PART_LIMIT });
+  if (!content) return { text: "", cut: false };
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  const cut = bytes.length >= TEXT_PART_LIMIT;
+  if (node.type === "text/plain") return { text: bytes.toString("utf8").replace(/\s+$/, ""), cut };
+  // HTML → text through the same converter as whole messages: a one-part message around it.
+  const html = Buffer.concat([Buffer.from("Content-Type: text/html; charset=utf-8\r\n\r\n"), bytes]);
+  return { text: bodyText(await parse(html)), cut };
 }
 
 /** At most maxChars characters (code points, so a surrogate pair is never split). */

@@ -1,0 +1,96 @@
+// get_email on messages larger than WHOLE_MESSAGE_LIMIT: only the text part is downloaded, the
+// attachment is listed, HTML is still converted, and nothing fails or sets \Seen.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { ImapFlow } from "imapflow";
+import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/message.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
+import { issueTestToken, testAccount } from "../support/token.ts";
+
+const FOLDER = "ReadLarge";
+const ATTACHMENT_BYTES = WHOLE_MESSAGE_LIMIT + 2 * 1024 * 1024; // 6 MB decoded
+let h: Harness;
+let srv: TestServer;
+let client: Client;
+const uids: Record<string, number> = {};
+
+function base64Lines(bytes: Buffer): string {
+  return bytes.toString("base64").replace(/.{76}/g, "$&\r\n");
+}
+
+const withAttachment = [
+  "From: Big Sender <big@example.org>", "To: alice@example.test", "Subject: Large attachment",
+  "Message-ID: <large-1@example.org>", "In-Reply-To: <parent@example.org>", "Date: Mon, 02 Mar 2026 10:00:00 +0000",
+  "MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="b1"', "",
+  "--b1", "Content-Type: text/plain; charset=utf-8", "", "The photos are attached.", "",
+  "--b1", 'Content-Type: application/octet-stream; name="photos.bin"', "Content-Transfer-Encoding: base64",
+  'Content-Disposition: attachment; filename="photos.bin"', "",
+  base64Lines(Buffer.alloc(ATTACHMENT_BYTES, 7)), "--b1--", "",
+].join("\r\n");
+
+const hugeHtml = [
+  "From: news@example.org", "To: alice@example.test", "Subject: Huge newsletter", "Message-ID: <large-2@example.org>",
+  "Date: Mon, 02 Mar 2026 11:00:00 +0000", "MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8", "",
+  "<html><body><h1>Start of the newsletter</h1>" + "<p>filler paragraph text</p>\r\n".repeat(220_000) + "</body></html>", "",
+].join("\r\n");
+
+async function uidOf(imap: ImapFlow, subject: string): Promise<number> {
+  const lock = await imap.getMailboxLock(FOLDER);
+  try {
+    return ((await imap.search({ subject }, { uid: true })) || [])[0]!;
+  } finally {
+    lock.release();
+  }
+}
+
+beforeAll(async () => {
+  h = await getHarness();
+  const alice = h.dovecot.users.alice;
+  const imap = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: alice.user, pass: alice.pass } });
+  await imap.connect();
+  await imap.mailboxCreate(FOLDER).catch(() => {});
+  await imap.append(FOLDER, withAttachment, []);
+  await imap.append(FOLDER, hugeHtml, []);
+  uids.attachment = await uidOf(imap, "Large attachment");
+  uids.html = await uidOf(imap, "Huge newsletter");
+  await imap.logout();
+  srv = await startTestServer();
+  client = await connectClient(srv.mcpUrl, await issueTestToken(srv.deps, testAccount(alice, h.dovecot)));
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await srv?.stop();
+});
+
+describe("get_email on large messages", () => {
+  test("the messages really are over the whole-message limit", () => {
+    expect(withAttachment.length).toBeGreaterThan(WHOLE_MESSAGE_LIMIT);
+    expect(hugeHtml.length).toBeGreaterThan(WHOLE_MESSAGE_LIMIT);
+  });
+
+  test("a 6 MB attachment: text body, headers and the attachment listed with its decoded size", async () => {
+    const e = await callOk(client, "get_email", { folder: FOLDER, uid: uids.attachment });
+    expect(e.body_text).toBe("The photos are attached.");
+    expect(e.truncated).toBe(false);
+    expect(e.in_reply_to).toBe("<parent@example.org>");
+    expect(e.from).toEqual({ name: "Big Sender", address: "big@example.org" });
+    expect(e.attachments).toHaveLength(1);
+    expect(e.attachments[0]).toMatchObject({ part: "2", filename: "photos.bin", content_type: "application/octet-stream" });
+    expect(Math.abs(e.attachments[0].size - ATTACHMENT_BYTES)).toBeLessThan(ATTACHMENT_BYTES * 0.01);
+    expect(e.seen).toBe(false);
+  });
+
+  test("a 6 MB HTML-only message: converted to text from a capped download, marked truncated", async () => {
+    const e = await callOk(client, "get_email", { folder: FOLDER, uid: uids.html, max_chars: 200_000 });
+    expect(e.body_text.startsWith("START OF THE NEWSLETTER")).toBe(true);
+    expect(e.body_text).toContain("filler paragraph text");
+    expect(e.body_text).not.toContain("<p>");
+    expect(e.truncated).toBe(true);
+  });
+
+  test("reading them set no \\Seen flag", async () => {
+    const r = await callOk(client, "get_recent_emails", { folder: FOLDER, limit: 5 });
+    expect(r.emails.map((m: { seen: boolean }) => m.seen)).toEqual([false, false]);
+  });
+});
