@@ -1,13 +1,14 @@
 // mark_as_read and move_email against the harness Dovecot, plus the special-use folder lookup.
 // Every test uses its own folders: the server is shared by the whole run.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/addresses.ts";
 import { appendSent } from "../../src/mail/drafts.ts";
 import { markRead } from "../../src/mail/flags.ts";
 import { moveEmails } from "../../src/mail/move.ts";
 import { MailError } from "../../src/mail/types.ts";
+import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
 
@@ -17,35 +18,17 @@ const tag = () => crypto.randomUUID().slice(0, 8);
 
 beforeAll(async () => {
   h = await getHarness();
-  const u = h.dovecot.users.alice;
-  aliceImap = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
-  await aliceImap.connect();
+  aliceImap = await loginImap(h.dovecot, h.dovecot.users.alice);
 }, 20_000);
 afterAll(() => aliceImap.logout());
 
-interface Found { uid: number; flags: Set<string>; raw: Buffer }
-
-/** Messages in `folder` whose Subject contains `subject` (fresh fetch, lock released). */
-async function find(c: ImapFlow, folder: string, subject: string): Promise<Found[]> {
-  const lock = await c.getMailboxLock(folder);
-  try {
-    await c.noop(); // an already-selected folder learns of new mail only on the next sync
-    const uids = (await c.search({ subject }, { uid: true })) || [];
-    if (!uids.length) return [];
-    const out: Found[] = [];
-    for await (const m of c.fetch(uids, { uid: true, flags: true, source: true }, { uid: true })) out.push({ uid: m.uid, flags: m.flags ?? new Set(), raw: m.source! });
-    return out;
-  } finally {
-    lock.release();
-  }
-}
 
 /** Delivers `count` messages to a new folder of alice's and returns the folder and their UIDs. */
 async function seedFolder(prefix: string, count: number): Promise<{ folder: string; uids: number[] }> {
   const folder = `${prefix}-${tag()}`;
   await aliceImap.mailboxCreate(folder);
   for (let i = 0; i < count; i++) await h.dovecot.deliver("alice", plainText({ subject: `seed ${folder} #${i}`, messageId: `<${folder}-${i}@example.test>` }), folder);
-  return { folder, uids: (await find(aliceImap, folder, `seed ${folder}`)).map((m) => m.uid).sort((a, b) => a - b) };
+  return { folder, uids: (await findBySubject(aliceImap, folder, `seed ${folder}`)).map((m) => m.uid).sort((a, b) => a - b) };
 }
 
 async function thrown(p: Promise<unknown>): Promise<Error> {
@@ -59,7 +42,7 @@ describe("mark_as_read", () => {
     const { folder, uids } = await seedFolder("W5-mark", 3);
     const res = await markRead(aliceImap, folder, [uids[0]!, uids[1]!, 9999], true);
     expect(res).toEqual({ updated: 2, missing: [9999] });
-    const seen = async () => (await find(aliceImap, folder, "seed")).filter((m) => m.flags.has("\\Seen")).map((m) => m.uid).sort((a, b) => a - b);
+    const seen = async () => (await findBySubject(aliceImap, folder, "seed")).filter((m) => m.flags.has("\\Seen")).map((m) => m.uid).sort((a, b) => a - b);
     expect(await seen()).toEqual([uids[0]!, uids[1]!]);
     expect(await markRead(aliceImap, folder, [uids[0]!], false)).toEqual({ updated: 1, missing: [] });
     expect(await seen()).toEqual([uids[1]!]);
@@ -84,8 +67,8 @@ describe("move_email", () => {
     expect(res.to).toBe(dst);
     expect(res.missing).toEqual([4242]);
     expect(res.moved.map((m) => m.uid)).toEqual([src.uids[0]!, src.uids[2]!]);
-    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual([src.uids[1]!]);
-    const landed = await find(aliceImap, dst, "seed");
+    expect((await findBySubject(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual([src.uids[1]!]);
+    const landed = await findBySubject(aliceImap, dst, "seed");
     for (const { uid, new_uid } of res.moved) {
       const m = landed.find((l) => l.uid === new_uid);
       const i = src.uids.indexOf(uid);
@@ -108,7 +91,7 @@ describe("move_email", () => {
     expect(await moveEmails(aliceImap, src.folder, [777_777], "INBOX")).toEqual({ from: src.folder, to: "INBOX", moved: [], missing: [777_777] });
     // No such uid AND no such destination: the destination is what gets reported.
     expect((await thrown(moveEmails(aliceImap, src.folder, [777_777], "Nowhere"))).message).toMatch(/destination: folder "Nowhere" does not exist/);
-    expect((await find(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual(src.uids);
+    expect((await findBySubject(aliceImap, src.folder, "seed")).map((m) => m.uid)).toEqual(src.uids);
   });
 });
 

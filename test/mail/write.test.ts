@@ -1,12 +1,13 @@
 // Drafts and sending with Sent copies, against the harness Dovecot + SMTP (mark/move: write-folders.test.ts).
 // Every test uses its own folders or unique subjects: the servers are shared by the whole run.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/addresses.ts";
 import { saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/drafts.ts";
 import { closeAllSmtp } from "../../src/mail/smtp.ts";
 import { MailError, type MailAccount } from "../../src/mail/types.ts";
+import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import type { MailUser } from "../support/dovecot.ts";
 import { plainText } from "../support/mail-fixtures.ts";
@@ -17,11 +18,6 @@ let bobImap: ImapFlow;
 let deps: OutgoingDeps;
 const tag = () => crypto.randomUUID().slice(0, 8);
 
-function connect(u: MailUser): Promise<ImapFlow> {
-  const c = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
-  return c.connect().then(() => c);
-}
-
 function account(u: MailUser, overrides: Partial<MailAccount> = {}): MailAccount {
   const endpoint = (port: number) => ({ host: "localhost", port, security: "none" as const });
   return { provider: "custom", email: u.email, username: u.user, password: u.pass, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false, ...overrides };
@@ -29,7 +25,7 @@ function account(u: MailUser, overrides: Partial<MailAccount> = {}): MailAccount
 
 beforeAll(async () => {
   h = await getHarness();
-  [aliceImap, bobImap] = await Promise.all([connect(h.dovecot.users.alice), connect(h.dovecot.users.bob)]);
+  [aliceImap, bobImap] = await Promise.all([loginImap(h.dovecot, h.dovecot.users.alice), loginImap(h.dovecot, h.dovecot.users.bob)]);
   deps = { tokenId: "write-test", account: account(h.dovecot.users.alice), withImap: (fn) => fn(aliceImap) };
 }, 20_000);
 afterEach(() => {
@@ -41,22 +37,6 @@ afterAll(async () => {
   await Promise.all([aliceImap.logout(), bobImap.logout()]);
 });
 
-interface Found { uid: number; flags: Set<string>; raw: Buffer }
-
-/** Messages in `folder` whose Subject contains `subject` (fresh fetch, lock released). */
-async function find(c: ImapFlow, folder: string, subject: string): Promise<Found[]> {
-  const lock = await c.getMailboxLock(folder);
-  try {
-    await c.noop(); // an already-selected folder learns of new mail only on the next sync
-    const uids = (await c.search({ subject }, { uid: true })) || [];
-    if (!uids.length) return [];
-    const out: Found[] = [];
-    for await (const m of c.fetch(uids, { uid: true, flags: true, source: true }, { uid: true })) out.push({ uid: m.uid, flags: m.flags ?? new Set(), raw: m.source! });
-    return out;
-  } finally {
-    lock.release();
-  }
-}
 
 /** Delivers `count` messages to a new folder of alice's and returns the folder and their UIDs. */
 async function seedFolder(prefix: string, count: number): Promise<{ folder: string; uids: number[]; subject: string }> {
@@ -64,7 +44,7 @@ async function seedFolder(prefix: string, count: number): Promise<{ folder: stri
   const subject = `seed ${folder}`;
   await aliceImap.mailboxCreate(folder);
   for (let i = 0; i < count; i++) await h.dovecot.deliver("alice", plainText({ subject: `${subject} #${i}`, messageId: `<${folder}-${i}@example.test>` }), folder);
-  const uids = (await find(aliceImap, folder, subject)).map((m) => m.uid).sort((a, b) => a - b);
+  const uids = (await findBySubject(aliceImap, folder, subject)).map((m) => m.uid).sort((a, b) => a - b);
   return { folder, uids, subject };
 }
 
@@ -81,7 +61,7 @@ describe("draft_email", () => {
     (await aliceImap.getMailboxLock("INBOX", { readOnly: true })).release();
     const res = await saveDraft(deps, { to: ["Bob <bob@example.test>"], cc: "carol@example.net", bcc: "dave@example.org", subject, text: "Draft body" });
     expect(res.folder).toBe("Drafts");
-    const [m] = await find(aliceImap, "Drafts", subject);
+    const [m] = await findBySubject(aliceImap, "Drafts", subject);
     expect(m?.uid).toBe(res.uid!);
     expect(m!.flags.has("\\Draft") && m!.flags.has("\\Seen")).toBe(true);
     const parsed = await simpleParser(m!.raw);
@@ -97,9 +77,9 @@ describe("draft_email", () => {
     await aliceImap.mailboxCreate(folder);
     const parentId = `<parent-${folder}@example.test>`;
     await h.dovecot.deliver("alice", plainText({ subject: `Budget ${folder}`, messageId: parentId, inReplyTo: "<root@example.test>", references: ["<root@example.test>", "<mid@example.test>"] }), folder);
-    const [parent] = await find(aliceImap, folder, "Budget");
+    const [parent] = await findBySubject(aliceImap, folder, "Budget");
     const res = await saveDraft(deps, { to: "carol@example.net", text: "Sounds good", reply_to_uid: parent!.uid, reply_folder: folder });
-    const [draft] = await find(aliceImap, "Drafts", `Re: Budget ${folder}`);
+    const [draft] = await findBySubject(aliceImap, "Drafts", `Re: Budget ${folder}`);
     const parsed = await simpleParser(draft!.raw);
     expect(parsed.messageId).toBe(res.message_id);
     expect(parsed.subject).toBe(`Re: Budget ${folder}`);
@@ -117,7 +97,7 @@ describe("draft_email", () => {
     expect(missing.message).toContain("999999");
     const noFolder = await thrown(saveDraft(deps, { to: "bob@example.test", subject, reply_to_uid: 1, reply_folder: "No-Such-Folder" }));
     expect(noFolder.message).toMatch(/does not exist.*INBOX/);
-    expect(await find(aliceImap, "Drafts", subject)).toEqual([]);
+    expect(await findBySubject(aliceImap, "Drafts", subject)).toEqual([]);
   });
 });
 
@@ -137,13 +117,13 @@ describe("send_email", () => {
     expect(env.to).toEqual(["bob@example.test", "carol@example.net"]);
     expect(env.raw.toString()).not.toContain("carol@example.net"); // Bcc stays hidden
 
-    const [inbox] = await find(bobImap, "INBOX", subject);
+    const [inbox] = await findBySubject(bobImap, "INBOX", subject);
     const got = await simpleParser(inbox!.raw);
     expect(got.messageId).toBe(res.message_id);
     expect(Buffer.compare(got.attachments[0]!.content, bytes)).toBe(0);
     expect(got.attachments[0]!.filename).toBe("data.bin");
 
-    const [sent] = await find(aliceImap, "Sent", subject);
+    const [sent] = await findBySubject(aliceImap, "Sent", subject);
     expect(sent!.flags.has("\\Seen")).toBe(true);
     const copy = await simpleParser(sent!.raw);
     expect(copy.messageId).toBe(res.message_id);
@@ -153,10 +133,10 @@ describe("send_email", () => {
   test("a reply is threaded and flags its parent \\Answered", async () => {
     const { folder, uids } = await seedFolder("W5-answer", 1);
     const res = await sendEmail(deps, { to: "bob@example.test", text: "Reply body", reply_to_uid: uids[0], reply_folder: folder });
-    const got = await simpleParser((await find(bobImap, "INBOX", `Re: seed ${folder}`))[0]!.raw);
+    const got = await simpleParser((await findBySubject(bobImap, "INBOX", `Re: seed ${folder}`))[0]!.raw);
     expect(got.messageId).toBe(res.message_id);
     expect(got.inReplyTo).toBe(`<${folder}-0@example.test>`);
-    const [parent] = await find(aliceImap, folder, `seed ${folder}`);
+    const [parent] = await findBySubject(aliceImap, folder, `seed ${folder}`);
     expect(parent!.flags.has("\\Answered")).toBe(true);
   });
 
@@ -167,15 +147,15 @@ describe("send_email", () => {
     expect(err).toBeInstanceOf(MailError);
     h.smtp.failNext = { code: 554, message: "5.7.1 Policy rejection", at: "data" };
     expect(await thrown(sendEmail(deps, { to: "carol@example.net", subject, text: "x" }))).toBeInstanceOf(MailError);
-    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
+    expect(await findBySubject(aliceImap, "Sent", subject)).toEqual([]);
   });
 
   test("providerSavesSent: no copy from us, saved_to null", async () => {
     const subject = `gmail-like ${tag()}`;
     const res = await sendEmail({ ...deps, account: account(h.dovecot.users.alice, { providerSavesSent: true }) }, { to: "bob@example.test", subject, text: "x" });
     expect(res.saved_to).toBeNull();
-    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
-    expect((await find(bobImap, "INBOX", subject)).length).toBe(1);
+    expect(await findBySubject(aliceImap, "Sent", subject)).toEqual([]);
+    expect((await findBySubject(bobImap, "INBOX", subject)).length).toBe(1);
   });
 
   test("bad input is refused before anything is sent", async () => {
@@ -189,6 +169,6 @@ describe("send_email", () => {
     ];
     for (const args of bad) expect(await thrown(sendEmail(deps, args))).toBeInstanceOf(InputError);
     expect(h.smtp.messages.length).toBe(before);
-    expect(await find(aliceImap, "Sent", subject)).toEqual([]);
+    expect(await findBySubject(aliceImap, "Sent", subject)).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@
 // attachment is listed, HTML is still converted, and nothing fails or sets \Seen.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/message.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
+import { findBySubject, loginImap } from "../support/imap.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
 
@@ -36,19 +37,13 @@ const hugeHtml = [
 ].join("\r\n");
 
 async function uidOf(imap: ImapFlow, subject: string): Promise<number> {
-  const lock = await imap.getMailboxLock(FOLDER);
-  try {
-    return ((await imap.search({ subject }, { uid: true })) || [])[0]!;
-  } finally {
-    lock.release();
-  }
+  return (await findBySubject(imap, FOLDER, subject))[0]!.uid;
 }
 
 beforeAll(async () => {
   h = await getHarness();
   const alice = h.dovecot.users.alice;
-  const imap = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: alice.user, pass: alice.pass } });
-  await imap.connect();
+  const imap = await loginImap(h.dovecot, alice);
   await imap.mailboxCreate(FOLDER).catch(() => {});
   await imap.append(FOLDER, withAttachment, []);
   await imap.append(FOLDER, hugeHtml, []);

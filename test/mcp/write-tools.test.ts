@@ -2,11 +2,12 @@
 // the harness Dovecot + SMTP: results, and that every bad call is a clear error that changes nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { randomBytes } from "node:crypto";
 import { closeAllSmtp } from "../../src/mail/smtp.ts";
 import { encodeAccount, type MailAccount } from "../../src/mail/types.ts";
+import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
@@ -32,11 +33,6 @@ async function readOnlyToken(account: MailAccount): Promise<string> {
   return token;
 }
 
-async function login(u: { user: string; pass: string }): Promise<ImapFlow> {
-  const c = new ImapFlow({ host: h.dovecot.host, port: h.dovecot.port, secure: false, logger: false, auth: { user: u.user, pass: u.pass } });
-  await c.connect();
-  return c;
-}
 
 beforeAll(async () => {
   h = await getHarness();
@@ -45,7 +41,7 @@ beforeAll(async () => {
   mcp = await connectClient(srv.mcpUrl, await issueTestToken(srv.deps, account));
   readOnlyTokenValue = await readOnlyToken(account);
   readOnly = await connectClient(srv.mcpUrl, readOnlyTokenValue);
-  [imap, bobImap] = await Promise.all([login(h.dovecot.users.alice), login(h.dovecot.users.bob)]);
+  [imap, bobImap] = await Promise.all([loginImap(h.dovecot, h.dovecot.users.alice), loginImap(h.dovecot, h.dovecot.users.bob)]);
 }, 30_000);
 afterEach(() => {
   h.smtp.rejectRecipients.clear();
@@ -58,35 +54,21 @@ afterAll(async () => {
   await srv.stop();
 });
 
-interface Msg { uid: number; seen: boolean; raw: Buffer }
-
-async function find(c: ImapFlow, folder: string, subject: string): Promise<Msg[]> {
-  const lock = await c.getMailboxLock(folder);
-  try {
-    await c.noop();
-    const uids = (await c.search({ subject }, { uid: true })) || [];
-    const out: Msg[] = [];
-    if (uids.length) for await (const m of c.fetch(uids, { uid: true, flags: true, source: true }, { uid: true })) out.push({ uid: m.uid, seen: !!m.flags?.has("\\Seen"), raw: m.source! });
-    return out.sort((a, b) => a.uid - b.uid);
-  } finally {
-    lock.release();
-  }
-}
 
 async function seed(count: number): Promise<{ folder: string; uids: number[] }> {
   const folder = `W5-mcp-${tag()}`;
   await imap.mailboxCreate(folder);
   for (let i = 0; i < count; i++) await h.dovecot.deliver("alice", plainText({ subject: `seed ${folder} ${i}`, messageId: `<${folder}-${i}@example.test>` }), folder);
-  return { folder, uids: (await find(imap, folder, "seed")).map((m) => m.uid) };
+  return { folder, uids: (await findBySubject(imap, folder, "seed")).map((m) => m.uid) };
 }
 
 /** A snapshot of everything a write tool could change. */
 async function state(folder: string, subject: string) {
   return {
     smtp: h.smtp.messages.length,
-    drafts: (await find(imap, "Drafts", subject)).length,
-    sent: (await find(imap, "Sent", subject)).length,
-    folder: (await find(imap, folder, "seed")).map((m) => `${m.uid}:${m.seen}`),
+    drafts: (await findBySubject(imap, "Drafts", subject)).length,
+    sent: (await findBySubject(imap, "Sent", subject)).length,
+    folder: (await findBySubject(imap, folder, "seed")).map((m) => `${m.uid}:${m.seen}`),
   };
 }
 
@@ -110,7 +92,7 @@ describe("happy paths", () => {
     const { folder, uids } = await seed(1);
     const res = await callOk(mcp, "draft_email", { to: "bob@example.test", text: "Draft reply", reply_to_uid: uids[0], reply_folder: folder });
     expect(Object.keys(res).sort()).toEqual(["folder", "message_id", "uid"]);
-    const [draft] = await find(imap, "Drafts", `Re: seed ${folder}`);
+    const [draft] = await findBySubject(imap, "Drafts", `Re: seed ${folder}`);
     expect(draft?.uid).toBe(res.uid);
     const parsed = await simpleParser(draft!.raw);
     expect(parsed.messageId).toBe(res.message_id);
@@ -125,16 +107,16 @@ describe("happy paths", () => {
     expect(res.structuredContent).toEqual({ message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent" });
     expect(textOf(res)).toContain("A copy is in Sent");
     expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@example.test"]);
-    const got = await simpleParser((await find(bobImap, "INBOX", subject))[0]!.raw);
+    const got = await simpleParser((await findBySubject(bobImap, "INBOX", subject))[0]!.raw);
     expect(Buffer.compare(got.attachments[0]!.content, bytes)).toBe(0);
-    const sentCopy = await find(imap, "Sent", subject);
+    const sentCopy = await findBySubject(imap, "Sent", subject);
     expect(sentCopy[0]?.seen).toBe(true);
   });
 
   test("mark_as_read and move_email", async () => {
     const { folder, uids } = await seed(2);
     expect(await callOk(mcp, "mark_as_read", { folder, uids })).toEqual({ folder, updated: 2 });
-    expect((await find(imap, folder, "seed")).every((m) => m.seen)).toBe(true);
+    expect((await findBySubject(imap, folder, "seed")).every((m) => m.seen)).toBe(true);
     const unread = await call(mcp, "mark_as_read", { folder, uids: [uids[0], 77777], read: false });
     expect(unread.structuredContent).toEqual({ folder, updated: 1 });
     expect(textOf(unread)).toContain("77777");
@@ -143,9 +125,9 @@ describe("happy paths", () => {
     expect(moved.to).toBe("Archive");
     const [{ uid, new_uid }] = moved.moved;
     expect(uid).toBe(uids[1]);
-    const archived = (await find(imap, "Archive", `seed ${folder}`)).map((m) => m.uid);
+    const archived = (await findBySubject(imap, "Archive", `seed ${folder}`)).map((m) => m.uid);
     expect(archived).toEqual([new_uid]);
-    expect((await find(imap, folder, "seed")).map((m) => m.uid)).toEqual([uids[0]!]);
+    expect((await findBySubject(imap, folder, "seed")).map((m) => m.uid)).toEqual([uids[0]!]);
   });
 });
 
@@ -187,7 +169,7 @@ describe("bad input: a clear error, nothing changed", () => {
     const res = await call(mcp, "send_email", { to: "bob@example.test", subject, text: "x" });
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/refused every recipient \(bob@example\.test\).*550/);
-    expect(await find(imap, "Sent", subject)).toEqual([]);
+    expect(await findBySubject(imap, "Sent", subject)).toEqual([]);
   });
 });
 
