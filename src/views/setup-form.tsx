@@ -4,21 +4,13 @@
 // the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.
 // Every reflected value is escaped: text through `safe` children, attribute values through attr(), because
 // kitajs itself escapes only the double quote in attributes (STACK-NOTES).
+import type { ConnectFields } from "../oauth/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers.ts";
 import { Layout } from "./layout.tsx";
 
-export interface SetupFormValues {
-  provider?: string;
-  email?: string;
-  username?: string;
-  imap_host?: string;
-  imap_port?: string;
-  imap_security?: string;
-  smtp_host?: string;
-  smtp_port?: string;
-  smtp_security?: string;
-}
+/** What the form shows back after a failed submit: the fields, never the password or the ids. */
+export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
 
 export interface SetupFormProps {
   nonce: string;
