@@ -36,6 +36,18 @@ describe("AES-256-GCM seal/open", () => {
     const b = await seal(key, enc("same"));
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(false);
   });
+
+  // Stores written before the switch to node:crypto hold WebCrypto's iv ‖ ciphertext ‖ tag.
+  test("the byte format is WebCrypto's AES-GCM, both ways", async () => {
+    const key = newDataKey();
+    const webKey = await crypto.subtle.importKey("raw", Uint8Array.from(key), "AES-GCM", false, ["encrypt", "decrypt"]);
+    const params = (iv: Uint8Array) => ({ name: "AES-GCM", iv: Uint8Array.from(iv), additionalData: enc("grant:1") });
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const webSealed = new Uint8Array([...iv, ...new Uint8Array(await crypto.subtle.encrypt(params(iv), webKey, enc("hunter2")))]);
+    expect(dec(await open(key, webSealed, "grant:1"))).toBe("hunter2");
+    const ours = await seal(key, enc("hunter2"), "grant:1");
+    expect(dec(new Uint8Array(await crypto.subtle.decrypt(params(ours.slice(0, 12)), webKey, ours.slice(12))))).toBe("hunter2");
+  });
 });
 
 describe("data key wrapping", () => {
