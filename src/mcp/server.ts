@@ -5,6 +5,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
+import { smtpAccount } from "../mail/smtp.ts";
 import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
@@ -52,7 +53,7 @@ async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unkno
 }
 
 function toolContext(deps: McpServerDeps, auth: AuthInfo, tokenId: string, signal: AbortSignal): ToolContext {
-  const account = () => loadAccount(deps.grants, auth.token);
+  const account = async () => smtpAccount(tokenId) ?? loadAccount(deps.grants, auth.token);
   return {
     tokenId,
     scopes: auth.scopes,

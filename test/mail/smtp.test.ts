@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { parseAllRecipients } from "../../src/mail/addresses.ts";
 import { composeMessage } from "../../src/mail/compose.ts";
-import { closeAllSmtp, closeSmtp, sendRaw, smtpError, smtpPoolSize } from "../../src/mail/smtp.ts";
+import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpError, smtpPoolSize } from "../../src/mail/smtp.ts";
 import { MailError, type MailAccount } from "../../src/mail/types.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 
@@ -43,12 +43,14 @@ describe("sendRaw", () => {
     expect(res).toEqual({ messageId: msg.messageId, accepted: ["bob@example.test"], rejected: ["nobody@example.test"] });
     await sendRaw(TOKEN, alice, await message("bob@example.test"));
     expect(smtpPoolSize()).toBe(1);
+    expect(smtpAccount(TOKEN)).toBe(alice); // what the next send reuses instead of unsealing the grant
     expect(h.smtp.messages.length).toBe(before + 2);
     const last = h.smtp.messages.at(-1)!;
     expect(last.user).toBe(alice.email);
     expect(last.from).toBe(alice.email);
     closeSmtp(TOKEN);
     expect(smtpPoolSize()).toBe(0);
+    expect(smtpAccount(TOKEN)).toBeUndefined(); // revocation closes the transport: nothing stays behind
   });
 
   test("a wrong password is an auth error", async () => {

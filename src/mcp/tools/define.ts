@@ -16,7 +16,7 @@ export interface ToolContext {
    * fn twice could do a write twice (send, append, move).
    */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
-  /** The mailbox credentials behind the token, decrypted on demand. */
+  /** The mailbox credentials behind the token, decrypted on demand (or those its live SMTP connection holds). */
   account(): Promise<MailAccount>;
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
