@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
-import { isInitialize, primeSse, readJsonBody, rpcError } from "../mcp/body.ts";
+import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
@@ -62,7 +62,7 @@ async function handleMcp(deps: AppDeps, origins: Set<string>, request: Request):
   const session = deps.sessions.use(sessionId, bearer.auth.record.id);
   if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
   const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
-  return request.method === "GET" ? primeSse(response) : response;
+  return request.method === "GET" ? primeSse(response) : sendWhole(response);
 }
 
 function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {

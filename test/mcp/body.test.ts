@@ -1,0 +1,59 @@
+// src/mcp/body.ts: a declared body is read whole, a chunked one within the limit; and sendWhole, which
+// sends a finished SSE answer in one piece but lets a stream that is still open stream on.
+import { describe, expect, test } from "bun:test";
+import { readLimited, sendWhole } from "../../src/mcp/body.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const sse = (body: ReadableStream<Uint8Array>) => new Response(body, { headers: { "content-type": "text/event-stream", "mcp-session-id": "s" } });
+
+describe("readLimited", () => {
+  test("declared length: read whole, or null over the limit", async () => {
+    const req = (body: string) => new Request("http://x/", { method: "POST", body, headers: { "content-length": String(body.length) } });
+    expect(await readLimited(req("{}"), 10)).toBe("{}");
+    expect(await readLimited(req("x".repeat(11)), 10)).toBeNull();
+  });
+
+  test("chunked: counted as it comes", async () => {
+    const req = (parts: string[]) => new Request("http://x/", { method: "POST", body: new ReadableStream({ start(c) { parts.forEach((p) => c.enqueue(enc(p))); c.close(); } }) });
+    expect(await readLimited(req(["ab", "cd"]), 10)).toBe("abcd");
+    expect(await readLimited(req(["abcdef", "ghijk"]), 10)).toBeNull();
+  });
+});
+
+describe("sendWhole", () => {
+  test("an answer already complete goes out as one body, headers kept", async () => {
+    const res = await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc("event: message\ndata: {}\n\n")); c.close(); } })));
+    expect(res.body).not.toBeNull();
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    expect(res.headers.get("mcp-session-id")).toBe("s");
+    expect(await res.text()).toBe("event: message\ndata: {}\n\n");
+  });
+
+  test("a stream still open after its first event is returned at once and streams on", async () => {
+    let ctl!: ReadableStreamDefaultController<Uint8Array>;
+    const res = await sendWhole(sse(new ReadableStream({ start(c) { ctl = c; c.enqueue(enc("a")); } })));
+    ctl.enqueue(enc("b"));
+    ctl.close();
+    expect(await res.text()).toBe("ab");
+  });
+
+  test("a stream closed without an event (the session closed under the call) ends the answer, not hangs it", async () => {
+    const res = await sendWhole(sse(new ReadableStream({ start(c) { c.close(); } })));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+  });
+
+  test("a client going away cancels the SDK's stream", async () => {
+    let cancelled = false;
+    const res = await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc("a")); }, cancel() { cancelled = true; } })));
+    await res.body!.cancel();
+    expect(cancelled).toBe(true);
+  });
+
+  test("anything but SSE passes through untouched", async () => {
+    const json = new Response("{}", { headers: { "content-type": "application/json" } });
+    expect(await sendWhole(json)).toBe(json);
+    const accepted = new Response(null, { status: 202 });
+    expect(await sendWhole(accepted)).toBe(accepted);
+  });
+});
