@@ -7,7 +7,7 @@ import type { MailAccount } from "../src/mail/types.ts";
 import { callOk } from "../test/support/mcp-client.ts";
 
 export const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
-export const WARMUP = 20;
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 
 /** Calls a tool and returns its structuredContent; throws on isError. */
 export interface McpCaller {
@@ -55,17 +55,28 @@ export async function time(fn: () => Promise<unknown>, n = ITERATIONS): Promise<
 
 export interface ServerProc { port: number; tokens: string[]; pid: number; kill(): void }
 
-export async function startServer(accounts: MailAccount[]): Promise<ServerProc> {
-  const proc = Bun.spawn(["bun", "scripts/bench-server.ts", JSON.stringify(accounts)], { stdout: "pipe", stderr: "inherit" });
+/** Spawns a bench child process and returns it with the JSON line it prints once ready. */
+async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess; ready: T }> {
+  const proc = Bun.spawn(["bun", ...args], { stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
     const { value, done } = await reader.read();
-    if (done) throw new Error("bench server exited before it was ready");
+    if (done) throw new Error(`${args[0]} exited before it was ready`);
     text += new TextDecoder().decode(value);
   }
-  const { port, tokens } = JSON.parse(text.split("\n")[0]!) as { port: number; tokens: string[] };
-  return { port, tokens, pid: proc.pid, kill: () => proc.kill() };
+  return { proc, ready: JSON.parse(text.split("\n")[0]!) as T };
+}
+
+export async function startServer(accounts: MailAccount[]): Promise<ServerProc> {
+  const { proc, ready } = await spawnReady<{ port: number; tokens: string[] }>(["scripts/bench-server.ts", JSON.stringify(accounts)]);
+  return { ...ready, pid: proc.pid, kill: () => proc.kill() };
+}
+
+/** scripts/bench-smtp.ts: an SMTP server for the harness users, in a process of its own. */
+export async function startSmtpSink(users: Record<string, unknown>): Promise<{ port: number; kill(): void }> {
+  const { proc, ready } = await spawnReady<{ port: number }>(["scripts/bench-smtp.ts", JSON.stringify(users)]);
+  return { port: ready.port, kill: () => proc.kill() };
 }
 
 export function rssMb(pid: number): number {

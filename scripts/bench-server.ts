@@ -12,7 +12,7 @@ import { openDatabase } from "../src/store/db.ts";
 import { GrantStore } from "../src/store/grants.ts";
 import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
-import { freePort } from "../test/support/dovecot.ts";
+import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];

@@ -6,6 +6,8 @@
 //     (adds the client's work, e.g. validating structuredContent against outputSchema);
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
 //   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB).
+// BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
+// of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
 // client: `m.call(tool, args)`), and the same work done directly on the ImapFlow client.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -19,7 +21,7 @@ import * as fx from "../test/support/mail-fixtures.ts";
 import { callOk, connectClient } from "../test/support/mcp-client.ts";
 import { testAccount } from "../test/support/token.ts";
 import {
-  ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, time, timeTogether, verdict, type McpCaller, type ServerProc,
+  ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 
 const MIX = "BenchMix"; // 1,000 varied messages: the folder the tool rows work on
@@ -144,13 +146,15 @@ await main();
 // ---------------------------------------------------------------------------------------------
 // Write tools (issue 5): send_email and move_email through MCP (raw and SDK client, as above) vs the
 // same work done directly. A second server process, because these rows need an account with SMTP
-// (the one above has none). send_email goes to an address the harness SMTP server records but does
-// not deliver, so the figures are our work (compose, SMTP, APPEND to Sent), not the harness's local
-// delivery. Direct send = build with nodemailer, send on a warm pooled transport, APPEND to Sent with
-// \Seen. move_email ping-pongs one message per caller between two folders, following its new uid.
+// (the one above has none). send_email goes to an address the SMTP server (scripts/bench-smtp.ts,
+// its own process, as a real one would be for both sides) records but does not deliver, so the
+// figures are our work (compose, SMTP, APPEND to Sent), not local delivery. Direct send = build with
+// nodemailer, send on a warm pooled transport, APPEND to Sent with \Seen. move_email ping-pongs one
+// message per caller between two folders, following its new uid.
 async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   const nodemailer = (await import("nodemailer")).default;
-  const account = testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port);
+  const sink = await startSmtpSink(h.dovecot.users);
+  const account = testAccount(h.dovecot.users.alice, h.dovecot, sink.port);
   const server = await startServer([account]);
   const url = `http://localhost:${server.port}/mcp`;
   const client = await connectClient(url, server.tokens[0]!);
@@ -197,8 +201,8 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
       const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
       console.log(`${name.padEnd(22)} ${cell(direct!)} ${cell(raw!)} ${ratio(raw!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(raw!.p50 / direct!.p50 <= 1.3)}`);
     }
-    h.smtp.messages.length = 0; // the recorded bench mail is no use to anyone
   } finally {
+    sink.kill();
     smtp.close();
     await client.close();
     await imap.logout();

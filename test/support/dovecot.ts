@@ -2,10 +2,11 @@
 // Traps it avoids are listed in /work/shared/STACK-NOTES.md ("Dovecot for tests").
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { chown } from "node:fs/promises";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { freePort, probe } from "./ports.ts";
 
 export interface MailUser { user: string; pass: string; email: string }
 export type UserName = "alice" | "bob";
@@ -82,24 +83,7 @@ function dovecotBinary(): string {
   return bin;
 }
 
-/** Binds `port` on `host` and closes again: the port bound (a free one for 0), or null if taken. */
-function probe(port: number, host: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.once("error", () => resolve(null));
-    srv.listen(port, host, () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : null));
-    });
-  });
-}
-
-/** A port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const port = await probe(0, "127.0.0.1");
-  if (port === null) throw new Error("no free loopback port");
-  return port;
-}
+export { freePort } from "./ports.ts";
 
 type Conf = Array<[string, string | number | Conf]>;
 /** Dovecot's syntax: `key = value`, and `name {` ... `}` sections, one item per line. */
