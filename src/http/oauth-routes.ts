@@ -1,7 +1,6 @@
 // POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
 import { InvalidRequestError } from "../oauth/errors.ts";
-import { throttled } from "../oauth/purge.ts";
 import { exchangeCode } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
 import { mediaType, parseLimitedBody } from "./form-body.ts";
@@ -24,8 +23,6 @@ function tokenOf(body: unknown): string | null {
 const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
 
 export function oauthRoutes(deps: AppDeps) {
-  const purge = throttled(deps.clock, 60_000, () => deps.grants.purgeExpired());
-
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -39,7 +36,6 @@ export function oauthRoutes(deps: AppDeps) {
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      purge();
       return exchangeCode(deps, body);
     }, { body: TokenBody, parse: parseLimitedBody })
     .post("/oauth/revoke", async ({ body, request }) => {

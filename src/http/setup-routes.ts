@@ -83,6 +83,8 @@ export function setupRoutes(deps: AppDeps) {
   const allowed = allowedRedirectUris(config);
   const limiter = new FailureLimiter(clock);
   const attempts = new FailureLimiter(clock, ATTEMPT_LIMIT);
+  // Expired rows go at most once a minute on the requests that create them (tests drive it with
+  // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
   const purge = throttled(clock, 60_000, () => {
     grants.purgeExpired();
     limiter.sweep();
