@@ -50,7 +50,7 @@ export async function appendMessage(client: ImapFlow, folder: string, raw: Buffe
     await client.noop(); // learn of the new message before searching for it
     const found = (await client.search({ header: { "message-id": messageId } }, { uid: true })) || [];
     return { folder, uid: found.length ? Math.max(...found) : null };
-  });
+  }, { freshness: "none" });
 }
 
 /**
@@ -143,7 +143,7 @@ export async function sendEmail(deps: OutgoingDeps, args: OutgoingArgs): Promise
 // RFC 3501 \Answered: mail clients show the parent as replied to. Best effort; the send succeeded.
 async function markAnswered(deps: OutgoingDeps, folder: string, uid: number, warnings: string[]): Promise<void> {
   try {
-    await deps.withImap((c) => withMailbox(c, folder, () => c.messageFlagsAdd(String(uid), ["\\Answered"], { uid: true })));
+    await deps.withImap((c) => withMailbox(c, folder, () => c.messageFlagsAdd(String(uid), ["\\Answered"], { uid: true }), { freshness: "none" }));
   } catch (err) {
     warnings.push(`Could not flag the original message as answered: ${(err as Error).message}`);
   }

@@ -1,6 +1,7 @@
 // Opening one IMAP connection for a MailAccount, and turning imapflow's errors into MailErrors
 // whose message says what happened and what the user can do about it.
 import type { ImapFlow } from "imapflow";
+import { createImapClient, type ViewTracking } from "./imap-client.ts";
 import { connectTarget, type ConnectTarget } from "./public-hosts.ts";
 import { cleanLine } from "./sanitize.ts";
 import { MailError, type MailAccount } from "./types.ts";
@@ -37,11 +38,9 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
  * `error` listener is attached before connecting: an EventEmitter error without a listener would
  * throw and take the process down.
  */
-export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, probeAfterLogin = true): Promise<ImapFlow & ViewTracking> {
   const target = await connectTarget(account.imap.host, account.requirePublicHosts ?? false);
-  // Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7 target).
-  const { ImapFlow } = await import("imapflow");
-  const client = new ImapFlow(imapOptions(account, t, target));
+  const client = await createImapClient(imapOptions(account, t, target), { probeAfterLogin });
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -61,7 +60,7 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
 /** A logged-in client for the pool, or a MailError worded for a tool result. */
 export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
   try {
-    return await connectImap(account, t);
+    return await connectImap(account, t, false);
   } catch (err) {
     throw toMailError(err, account, t.connectTimeoutMs);
   }
@@ -91,7 +90,9 @@ export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, ti
   if (err instanceof MailError || typeof err !== "object" || err === null) return err;
   const e = err as ImapErrorLike;
   const where = `${account.imap.host}:${account.imap.port}`;
-  if (e.authenticationFailed) {
+  // Exchange accepts LOGIN and fails the next command so (imapflow checks it with NAMESPACE,
+  // which pooled connections skip: ./imap-client.ts).
+  if (e.authenticationFailed || /User is authenticated but not connected/i.test(e.responseText ?? "")) {
     return new MailError("auth", "The mail server rejected the stored password (it may have been changed or revoked): reconnect the mailbox with a new app password.");
   }
   if (e.code && TIMEOUT.has(e.code)) {

@@ -2,7 +2,7 @@
 // HTML-only body into text with html-to-text); this file picks fields and cleans them.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import type { AddressObject, Attachment, ParsedMail } from "mailparser";
-import { uidNotFound, withMailbox } from "./imap.ts";
+import { fetchByUid, uidNotFound, withMailbox } from "./imap.ts";
 import { cleanLine, cleanText } from "./sanitize.ts";
 import { attachmentNodes, partFilename, SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
 
@@ -50,7 +50,7 @@ async function parse(source: Buffer): Promise<ParsedMail> {
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
 export async function getEmail(client: ImapFlow, q: EmailQuery): Promise<FullEmail> {
   return withMailbox(client, q.folder, async (box) => {
-    const msg = await client.fetchOne(String(q.uid), { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } }, { uid: true });
+    const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
     const whole = (msg.size ?? 0) <= WHOLE_MESSAGE_LIMIT;
     const parsed = await parse(whole ? msg.source : headerBlock(msg.source));
@@ -65,7 +65,7 @@ export async function getEmail(client: ImapFlow, q: EmailQuery): Promise<FullEma
       truncated: truncated || body.cut,
       attachments: attachmentsOf(msg.bodyStructure, parsed.attachments),
     };
-  }, { readOnly: true });
+  }, { readOnly: true, freshness: "verify" });
 }
 
 /** The text part, or the HTML part converted to text by mailparser when there is no text part. */

@@ -1,7 +1,7 @@
 // The read operations behind list_mailboxes, get_recent_emails and search_emails. Plain functions
 // over an ImapFlow client; every cost is bounded by `limit`, not by the folder size (DESIGN §7).
 import type { ImapFlow, MailboxObject, SearchObject } from "imapflow";
-import { withMailbox } from "./imap.ts";
+import { fetchOwn, withMailbox } from "./imap.ts";
 import { MailError } from "./types.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
 import { countOf, parseSet, rangesOf, toSet, topBelow, type Range } from "./uid-set.ts";
@@ -38,13 +38,15 @@ export async function listMailboxes(client: ImapFlow): Promise<MailboxInfo[]> {
   }));
 }
 
-/** Summaries for a sequence range or a UID list, newest (highest UID) first. */
-async function summaries(client: ImapFlow, folder: string, range: string | number[], byUid: boolean): Promise<Summary[]> {
+/**
+ * Summaries for a sequence range or a UID list, newest (highest UID) first, at most `limit`:
+ * answers the server pushes for other messages mid-FETCH never make a page longer or uid-less.
+ */
+async function summaries(client: ImapFlow, folder: string, range: string | number[], limit: number): Promise<Summary[]> {
   if (Array.isArray(range) && range.length === 0) return [];
-  const out: Summary[] = [];
-  const set = Array.isArray(range) ? toSet(range) : range;
-  for await (const msg of client.fetch(set, SUMMARY_QUERY, { uid: byUid })) out.push(toSummary(msg, folder));
-  return out.sort((a, b) => b.uid - a.uid);
+  const byUid = Array.isArray(range);
+  const msgs = await fetchOwn(client, byUid ? toSet(range) : range, SUMMARY_QUERY, byUid, byUid ? new Set(range) : undefined);
+  return msgs.map((m) => toSummary(m, folder)).sort((a, b) => b.uid - a.uid).slice(0, limit);
 }
 
 /**
@@ -80,16 +82,16 @@ export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Pa
     const top = q.beforeUid === null ? box.exists : await countBelow(client, q.beforeUid);
     if (top === 0) return { folder: box.path, emails: [], next_before_uid: null };
     const start = Math.max(1, top - q.limit + 1);
-    const emails = await summaries(client, box.path, `${start}:${top}`, false);
+    const emails = await summaries(client, box.path, `${start}:${top}`, q.limit);
     const lowest = emails[emails.length - 1];
     return { folder: box.path, emails, next_before_uid: start > 1 && lowest ? lowest.uid : null };
-  }, { readOnly: true });
+  }, { readOnly: true, freshness: q.unreadOnly ? "verify" : "sync" });
 }
 
 /** One page (highest first) out of matching UID ranges. */
 async function uidPage(client: ImapFlow, box: MailboxObject, ranges: Range[], q: { limit: number; beforeUid: number | null }): Promise<Page> {
   const page = topBelow(ranges, q.limit, q.beforeUid);
-  const emails = await summaries(client, box.path, page.uids, true);
+  const emails = await summaries(client, box.path, page.uids, q.limit);
   const lowest = page.uids[page.uids.length - 1];
   return { folder: box.path, emails, next_before_uid: page.more && lowest !== undefined ? lowest : null };
 }
@@ -134,5 +136,5 @@ export async function searchEmails(client: ImapFlow, q: SearchQuery): Promise<Se
     const ranges = await searchRanges(client, searchCriteria(q));
     const page = await uidPage(client, box, ranges, q);
     return { ...page, total: countOf(ranges) };
-  }, { readOnly: true });
+  }, { readOnly: true, freshness: "verify" });
 }

@@ -4,7 +4,7 @@
 import { cleanLine } from "./sanitize.ts";
 import type { ImapFlow, ListResponse } from "imapflow";
 import { parseMessageIds, type ReplySource } from "./compose.ts";
-import { withMailbox } from "./imap.ts";
+import { fetchByUid, withMailbox } from "./imap.ts";
 import { MailError } from "./types.ts";
 
 export type SpecialUse = "\\Drafts" | "\\Sent";
@@ -71,7 +71,7 @@ export async function fetchReplySource(client: ImapFlow, folder: string, uid: nu
     client,
     folder,
     async () => {
-      const msg = await client.fetchOne(String(uid), { uid: true, envelope: true, headers: ["references"] }, { uid: true });
+      const msg = await fetchByUid(client, uid, { envelope: true, headers: ["references"] });
       if (!msg) throw new MailError("not_found", `reply_to_uid: no message with UID ${uid} in ${JSON.stringify(folder)}. Use get_recent_emails or search_emails to find its UID.`);
       const env = msg.envelope ?? {};
       return {
@@ -81,6 +81,6 @@ export async function fetchReplySource(client: ImapFlow, folder: string, uid: nu
         subject: cleanLine(env.subject ?? ""), // echoed into the new subject and the tool's text
       };
     },
-    { readOnly: true },
+    { readOnly: true, freshness: "verify" },
   );
 }

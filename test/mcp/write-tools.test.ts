@@ -143,7 +143,7 @@ describe("bad input: a clear error, nothing changed", () => {
     ["101 uids", "mark_as_read", (folder) => ({ folder, uids: Array.from({ length: 101 }, (_, i) => i + 1) }), /uids/],
     ["negative uid", "mark_as_read", (folder, uids) => ({ folder, uids: [uids[0], -3] }), /uids/],
     ["unknown folder", "mark_as_read", () => ({ folder: "No-Such-Folder", uids: [1] }), /"No-Such-Folder" does not exist.*INBOX/],
-    ["unknown uids", "mark_as_read", (folder) => ({ folder, uids: [88888] }), /None of the uids 88888/],
+    ["unknown uids", "mark_as_read", (folder) => ({ folder, uids: [88888] }), /uid 88888 is no longer in/],
     ["unknown destination", "move_email", (folder, uids) => ({ folder, uids, destination: "Nowhere" }), /destination: folder "Nowhere" does not exist\. Existing folders: .*Archive/],
     ["same folder", "move_email", (folder, uids) => ({ folder, uids, destination: folder }), /destination: is the same folder/],
     ["101 uids (move)", "move_email", (folder) => ({ folder, uids: Array.from({ length: 101 }, (_, i) => i + 1), destination: "Archive" }), /uids/],

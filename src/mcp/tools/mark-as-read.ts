@@ -1,7 +1,7 @@
 // mark_as_read: set (read=true) or clear (read=false) the \Seen flag on messages of one folder.
 import { z } from "zod";
 import { markRead } from "../../mail/flags.ts";
-import { MailError } from "../../mail/types.ts";
+import { uidsGone } from "../../mail/imap.ts";
 import { asWriter } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
 import { ok } from "./result.ts";
@@ -36,7 +36,7 @@ export const markAsRead = defineTool({
     asWriter(ctx, "mark_as_read", async () => {
       const res = await ctx.withImap((client) => markRead(client, args.folder, args.uids, args.read));
       if (!res.updated) {
-        throw new MailError("not_found", `None of the uids ${res.missing.join(", ")} exist in "${args.folder}"; nothing was changed. Use get_recent_emails or search_emails for current uids.`);
+        throw uidsGone(res.missing, args.folder, "Nothing was changed.");
       }
       const lines = [`Marked ${plural(res.updated)} as ${args.read ? "read" : "unread"} in ${args.folder}.`];
       if (res.missing.length) lines.push(`Not found (moved or deleted?): uids ${res.missing.join(", ")}.`);

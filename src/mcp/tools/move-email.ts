@@ -1,7 +1,7 @@
 // move_email: move messages to another folder, returning their new uids there.
 import { z } from "zod";
 import { moveEmails } from "../../mail/move.ts";
-import { MailError } from "../../mail/types.ts";
+import { uidsGone } from "../../mail/imap.ts";
 import { asWriter } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
 import { uidsArg } from "./mark-as-read.ts";
@@ -37,7 +37,7 @@ export const moveEmail = defineTool({
     asWriter(ctx, "move_email", async () => {
       const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
       if (!res.moved.length) {
-        throw new MailError("not_found", `None of the uids ${res.missing.join(", ")} exist in "${res.from}"; nothing was moved. Use get_recent_emails or search_emails for current uids.`);
+        throw uidsGone(res.missing, res.from, "Nothing was moved.");
       }
       const n = res.moved.length;
       const lines = [`Moved ${n} message${n === 1 ? "" : "s"} from ${res.from} to ${res.to}:`];

@@ -1,0 +1,95 @@
+// Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
+// is a round trip the user waits for on a first call (20-100 ms each to a real provider), and
+// (2) two counters that let withMailbox (./imap.ts) prove a folder view is current.
+import type { ImapFlow, ImapFlowOptions } from "imapflow";
+
+/** What ./imap.ts reads to decide whether the selected folder's view can be trusted as current. */
+export interface ViewTracking {
+  /** Bumped when a SELECT/EXAMINE is *issued*: one issued after a call began is as fresh as a NOOP. */
+  selects: number;
+  /** Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH: another client changed the folder. */
+  changes: number;
+}
+
+export interface ClientOptions {
+  /**
+   * Run NAMESPACE after LOGIN, as imapflow does: some servers (Exchange) accept LOGIN and only
+   * fail the next command. The setup form's check wants that certainty; pooled connections skip
+   * it and report such a failure on their first command instead.
+   */
+  probeAfterLogin: boolean;
+}
+
+type Internals = {
+  run(command: string, ...args: unknown[]): Promise<unknown>;
+  upgradeToSTARTTLS(): Promise<unknown>;
+  authenticate(): Promise<unknown>;
+  usable: boolean;
+};
+
+let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
+
+// Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7).
+async function load() {
+  const { ImapFlow } = await import("imapflow");
+  class TrackedImapFlow extends ImapFlow implements ViewTracking {
+    selects = 0;
+    changes = 0;
+    readonly #client: ClientOptions;
+
+    constructor(options: ImapFlowOptions, client: ClientOptions) {
+      super(options);
+      this.#client = client;
+    }
+
+    // imapflow's own start sends CAPABILITY, ID (twice on some servers), NAMESPACE, COMPRESS and
+    // ENABLE: 4-5 round trips no tool needs. CAPABILITY is free when the greeting carries it
+    // (RFC 3501 §7.1 response code); LOGIN's OK refreshes it the same way. Namespace prefixes only
+    // matter for paths a caller types without one, and list_mailboxes returns full paths.
+    async startSession(): Promise<void> {
+      const self = this as unknown as Internals;
+      await self.run("CAPABILITY");
+      await self.upgradeToSTARTTLS();
+      await self.authenticate();
+      if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
+      self.usable = true;
+    }
+
+    override async mailboxOpen(...args: Parameters<ImapFlow["mailboxOpen"]>) {
+      this.selects++;
+      return super.mailboxOpen(...args);
+    }
+
+    async untaggedExists(...args: unknown[]) {
+      this.changes++;
+      return (ImapFlow.prototype as any).untaggedExists.apply(this, args);
+    }
+
+    async untaggedExpunge(...args: unknown[]) {
+      this.changes++;
+      return (ImapFlow.prototype as any).untaggedExpunge.apply(this, args);
+    }
+
+    async untaggedVanished(...args: unknown[]) {
+      this.changes++;
+      return (ImapFlow.prototype as any).untaggedVanished.apply(this, args);
+    }
+
+    async untaggedFetch(...args: unknown[]) {
+      this.changes++;
+      return (ImapFlow.prototype as any).untaggedFetch.apply(this, args);
+    }
+  }
+  return TrackedImapFlow;
+}
+
+export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {
+  const C = await (ctor ??= load());
+  return new C(options, client);
+}
+
+/** The counters of a client we created; null for a plain ImapFlow (tests, scripts). */
+export function tracking(client: ImapFlow): ViewTracking | null {
+  const t = client as Partial<ViewTracking>;
+  return typeof t.selects === "number" && typeof t.changes === "number" ? (t as ViewTracking) : null;
+}
