@@ -12,6 +12,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
+import { InFlight } from "../mcp/inflight.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
@@ -22,21 +23,24 @@ import { allowedOrigins } from "./security.ts";
 
 
 export function mcpRoutes(deps: AppDeps) {
-  // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3).
+  const inflight = new InFlight();
+  // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3); its calls in
+  // flight are answered with an error first, so no client waits on a session being torn down.
   deps.events.onRevoked(async (tokenId) => {
+    inflight.revoke(tokenId);
     deps.imap.closeToken(tokenId);
     closeSmtp(tokenId);
     await deps.sessions.closeToken(tokenId);
   });
   const origins = allowedOrigins(deps.config);
-  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, request);
+  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, inflight, request);
   return new Elysia({ name: "mcp" })
     .post("/mcp", handle, { parse: "none" })
     .get("/mcp", handle)
     .delete("/mcp", handle);
 }
 
-async function handleMcp(deps: AppDeps, origins: Set<string>, request: Request): Promise<Response> {
+async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, request: Request): Promise<Response> {
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
   const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
@@ -61,8 +65,9 @@ async function handleMcp(deps: AppDeps, origins: Set<string>, request: Request):
   }
   const session = deps.sessions.use(sessionId, bearer.auth.record.id);
   if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
-  const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
-  return request.method === "GET" ? primeSse(response) : sendWhole(response);
+  const response = session.transport.handleRequest(request, { parsedBody: body, authInfo });
+  if (request.method === "GET") return primeSse(await response);
+  return inflight.answer(bearer.auth.record.id, body, response.then(sendWhole));
 }
 
 function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {

@@ -112,3 +112,27 @@ describe("mail-server faults", () => {
     expect(textOf(res)).toMatch(/lost or refused/);
   });
 });
+
+describe("revocation during a call", () => {
+  test("a call stalled on the mail server is answered with a JSON-RPC error within a second, then the session is gone", async () => {
+    const slow = await startTestServer({ pool: { opTimeoutMs: 30_000 } }); // the stall outlasts the test unless revocation ends it
+    try {
+      fake.script = () => ({ fetch: "hang" });
+      const token = await issueTestToken(slow.deps, testAccount(USERS.alice, fake));
+      const client = await connectClient(slow.mcpUrl, token);
+      const pending = recent(client).then(() => "answered", (err: Error) => err);
+      await Bun.sleep(300); // the FETCH is now stuck at the fake server
+      const t0 = performance.now();
+      const revoked = await fetch(`${slow.baseUrl}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+      expect(revoked.status).toBe(200);
+      const outcome = await pending;
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).message).toMatch(/-32001.*revoked while this call ran/);
+      await expect(recent(client)).rejects.toThrow(); // 401 now: the token and its session are gone
+    } finally {
+      fake.script = () => ({});
+      await slow.stop();
+    }
+  });
+});
