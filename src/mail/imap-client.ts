@@ -50,7 +50,9 @@ async function load() {
       const self = this as unknown as Internals;
       await self.run("CAPABILITY");
       await self.upgradeToSTARTTLS();
+      chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       await self.authenticate();
+      await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
       self.usable = true;
     }
@@ -81,6 +83,17 @@ async function load() {
     }
   }
   return TrackedImapFlow;
+}
+
+/**
+ * LOGIN (RFC 3501 §6.2.3) is one round trip; imapflow prefers AUTHENTICATE PLAIN or LOGIN, which without
+ * SASL-IR (RFC 4959, which imapflow does not use) take two or three. imapflow's choice stays for passwords LOGIN cannot
+ * carry as a plain quoted string, and wherever the server disables LOGIN.
+ */
+function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]): void {
+  if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
+  if (caps.has("LOGINDISABLED")) return;
+  if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {

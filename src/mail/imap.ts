@@ -19,7 +19,8 @@ export type Freshness = "sync" | "verify" | "none";
 export interface MailboxOptions {
   /** EXAMINE instead of SELECT: the server itself then refuses any flag change (reads use this). */
   readOnly?: boolean;
-  freshness?: Freshness;
+  /** A function decides once the folder is locked (e.g. from what is known of its view). */
+  freshness?: Freshness | ((box: MailboxObject) => Freshness);
 }
 
 /**
@@ -39,8 +40,9 @@ export async function withMailbox<T>(
     // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
     // nothing when the folder is already selected, and then the view may be minutes old.
     const selected = t !== null && t.selects !== selectsBefore;
-    if (selected || options.freshness === "none") return await fn(client.mailbox as MailboxObject);
-    if (options.freshness === "verify" && t) return await verified(t, () => fn(current(client, path)));
+    const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
+    if (selected || mode === "none") return await fn(client.mailbox as MailboxObject);
+    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path)));
     await client.noop();
     return await fn(current(client, path));
   } catch (err) {

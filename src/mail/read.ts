@@ -2,6 +2,7 @@
 // over an ImapFlow client; every cost is bounded by `limit`, not by the folder size (DESIGN §7).
 import type { ImapFlow, MailboxObject, SearchObject } from "imapflow";
 import { fetchOwn, withMailbox } from "./imap.ts";
+import { knownLowest, rememberTop, viewStamp } from "./top-uids.ts";
 import { MailError } from "./types.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
 import { countOf, parseSet, rangesOf, toSet, topBelow, type Range } from "./uid-set.ts";
@@ -42,10 +43,11 @@ export async function listMailboxes(client: ImapFlow): Promise<MailboxInfo[]> {
  * Summaries for a sequence range or a UID list, newest (highest UID) first, at most `limit`:
  * answers the server pushes for other messages mid-FETCH never make a page longer or uid-less.
  */
-async function summaries(client: ImapFlow, folder: string, range: string | number[], limit: number): Promise<Summary[]> {
+async function summaries(client: ImapFlow, folder: string, range: string | number[], limit: number, uidRange = false): Promise<Summary[]> {
   if (Array.isArray(range) && range.length === 0) return [];
-  const byUid = Array.isArray(range);
-  const msgs = await fetchOwn(client, byUid ? toSet(range) : range, SUMMARY_QUERY, byUid, byUid ? new Set(range) : undefined);
+  const byUid = Array.isArray(range) || uidRange;
+  const set = Array.isArray(range) ? toSet(range) : range;
+  const msgs = await fetchOwn(client, set, SUMMARY_QUERY, byUid, Array.isArray(range) ? new Set(range) : undefined);
   return msgs.map((m) => toSummary(m, folder)).sort((a, b) => b.uid - a.uid).slice(0, limit);
 }
 
@@ -75,17 +77,36 @@ export interface RecentQuery {
   unreadOnly: boolean;
 }
 
-/** The newest messages: a sequence range from the end of the folder, `limit` messages long. */
+/**
+ * The newest messages: a sequence range from the end of the folder, `limit` messages long. When
+ * the folder's top UIDs are known and the server has reported no change since (./top-uids.ts),
+ * one UID FETCH does it, and its end-of-command update proves the answer current.
+ */
 export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Page> {
+  const plain = !q.unreadOnly && q.beforeUid === null;
+  const known = (box: MailboxObject) => (plain ? knownLowest(client, box.path, box.exists, q.limit) : null);
   return withMailbox(client, q.folder, async (box) => {
     if (q.unreadOnly) return uidPage(client, box, await searchRanges(client, { seen: false }), q);
+    const lowest = known(box);
+    if (lowest !== null) {
+      const emails = await summaries(client, box.path, `${lowest}:*`, q.limit, true);
+      if (emails.length === Math.min(q.limit, box.exists)) return topPage(box, emails);
+    }
     const top = q.beforeUid === null ? box.exists : await countBelow(client, q.beforeUid);
     if (top === 0) return { folder: box.path, emails: [], next_before_uid: null };
     const start = Math.max(1, top - q.limit + 1);
+    const stamp = viewStamp(client);
     const emails = await summaries(client, box.path, `${start}:${top}`, q.limit);
-    const lowest = emails[emails.length - 1];
-    return { folder: box.path, emails, next_before_uid: start > 1 && lowest ? lowest.uid : null };
-  }, { readOnly: true, freshness: q.unreadOnly ? "verify" : "sync" });
+    if (top === box.exists) rememberTop(client, box.path, top, emails.map((e) => e.uid), stamp);
+    const lowestSeen = emails[emails.length - 1];
+    return { folder: box.path, emails, next_before_uid: start > 1 && lowestSeen ? lowestSeen.uid : null };
+  }, { readOnly: true, freshness: (box) => (q.unreadOnly || known(box) !== null ? "verify" : "sync") });
+}
+
+/** The newest page of a folder: older messages remain when the folder holds more than the page. */
+function topPage(box: MailboxObject, emails: Summary[]): Page {
+  const lowest = emails[emails.length - 1];
+  return { folder: box.path, emails, next_before_uid: box.exists > emails.length && lowest ? lowest.uid : null };
 }
 
 /** One page (highest first) out of matching UID ranges. */

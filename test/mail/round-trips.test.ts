@@ -1,0 +1,76 @@
+// What our pooled client (src/mail/imap-client.ts) sends, command by command: a lean login, and
+// reads that are current with as few round trips as the freshness rules allow (docs/freshness.md).
+// Folder "RoundTrips" (bob) is this file's own.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { ImapFlow } from "imapflow";
+import { createImapClient } from "../../src/mail/imap-client.ts";
+import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap-connect.ts";
+import { getEmail } from "../../src/mail/message.ts";
+import { recentEmails, searchEmails } from "../../src/mail/read.ts";
+import { markRead } from "../../src/mail/flags.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import * as fx from "../support/mail-fixtures.ts";
+import { testAccount } from "../support/token.ts";
+
+const FOLDER = "RoundTrips";
+let h: Harness;
+let client: ImapFlow;
+let sent: string[] = [];
+const recent = (limit = 5) => recentEmails(client, { folder: FOLDER, limit, beforeUid: null, unreadOnly: false });
+
+async function commands(fn: () => Promise<unknown>): Promise<string[]> {
+  sent = [];
+  await fn();
+  return sent.map((c) => c.split(" ").slice(0, 2).join(" "));
+}
+
+beforeAll(async () => {
+  h = await getHarness();
+  await h.dovecot.seedBulk("bob", FOLDER, 30, (i) => fx.plainText({ subject: `Trip ${i + 1}` }));
+  const record = (o: { src?: string; msg?: string }) => { if (o.src === "c" && o.msg) sent.push(o.msg.replace(/^\S+ /, "")); };
+  const logger = { debug: record, info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
+  const account = testAccount(h.dovecot.users.bob, h.dovecot);
+  client = await createImapClient({ ...imapOptions(account, DEFAULT_TIMEOUTS), logger, logRaw: true } as never, { probeAfterLogin: false });
+  await client.connect();
+}, 30_000);
+afterAll(() => client?.logout());
+
+test("login sends LOGIN alone: no ID, NAMESPACE, COMPRESS or ENABLE (the greeting carries CAPABILITY)", () => {
+  expect(sent.map((c) => c.split(" ")[0])).toEqual(["LOGIN"]);
+  expect(client.usable).toBe(true);
+});
+
+test("the first read of a folder: EXAMINE is fresh by itself, no NOOP", async () => {
+  const cmds = await commands(() => recent());
+  expect(cmds.filter((c) => !/^(LIST|LSUB)/.test(c))).toEqual(["EXAMINE RoundTrips", "FETCH 26:30"]);
+});
+
+test("the same page again, nothing changed: one UID FETCH, proven current by the server's silence", async () => {
+  const first = await recent();
+  expect(await commands(() => recent())).toEqual(["UID FETCH"]);
+  expect((await recent()).emails).toEqual(first.emails);
+});
+
+test("after another client's delivery: the UID FETCH reveals it, and the page is read again", async () => {
+  await h.dovecot.deliver("bob", fx.plainText({ subject: "Trip late" }), FOLDER);
+  let page!: Awaited<ReturnType<typeof recent>>;
+  const cmds = await commands(async () => { page = await recent(); });
+  expect(cmds).toEqual(["UID FETCH", "FETCH 27:31"]);
+  expect(page.emails[0]!.subject).toBe("Trip late");
+  expect(page.emails.length).toBe(5);
+});
+
+test("a larger page than is known: NOOP, then the sequence range", async () => {
+  expect(await commands(() => recent(10))).toEqual(["NOOP", "FETCH 22:31"]);
+});
+
+test("get_email and search on the selected folder: no NOOP", async () => {
+  expect(await commands(() => getEmail(client, { folder: FOLDER, uid: 3, maxChars: 100 }))).toEqual(["UID FETCH"]);
+  const cmds = await commands(() => searchEmails(client, { folder: FOLDER, subject: "Trip 2", limit: 5, beforeUid: null }));
+  expect(cmds).toEqual(["UID SEARCH", "UID FETCH"]);
+});
+
+test("a write on a folder selected read-write by an earlier write: NOOP first", async () => {
+  await markRead(client, FOLDER, [1]); // SELECT (read-write): fresh by itself
+  expect(await commands(() => markRead(client, FOLDER, [2]))).toEqual(["NOOP", "UID SEARCH", "UID STORE"]);
+});
