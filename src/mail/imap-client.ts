@@ -57,8 +57,16 @@ async function load() {
       self.usable = true;
     }
 
+    // imapflow LISTs and LSUBs a folder it has not listed before its first SELECT, only to copy
+    // the delimiter, special use and subscription into `client.mailbox`, which no tool reads: two
+    // round trips per folder per connection. A bare entry skips them; list() replaces it with the
+    // full one. A missing folder still fails the SELECT, and imapflow then LISTs to say so.
     override async mailboxOpen(...args: Parameters<ImapFlow["mailboxOpen"]>) {
       this.selects++;
+      const [path] = args;
+      const key = typeof path === "string" && path.toUpperCase() === "INBOX" ? "INBOX" : path;
+      const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
+      if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
     }
 

@@ -40,9 +40,13 @@ test("login sends LOGIN alone: no ID, NAMESPACE, COMPRESS or ENABLE (the greetin
   expect(client.usable).toBe(true);
 });
 
-test("the first read of a folder: EXAMINE is fresh by itself, no NOOP", async () => {
-  const cmds = await commands(() => recent());
-  expect(cmds.filter((c) => !/^(LIST|LSUB)/.test(c))).toEqual(["EXAMINE RoundTrips", "FETCH 26:30"]);
+test("the first read of a folder: EXAMINE is fresh by itself; no NOOP, no LIST/LSUB for metadata", async () => {
+  expect(await commands(() => recent())).toEqual(["EXAMINE RoundTrips", "FETCH 26:30"]);
+});
+
+test("a folder that does not exist: the SELECT fails and a LIST says so", async () => {
+  const err = await recentEmails(client, { folder: "RoundTripsNope", limit: 5, beforeUid: null, unreadOnly: false }).catch((e) => e);
+  expect(String(err.message)).toMatch(/"RoundTripsNope" does not exist.*RoundTrips/);
 });
 
 test("the same page again, nothing changed: one UID FETCH, proven current by the server's silence", async () => {

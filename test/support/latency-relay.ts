@@ -34,9 +34,11 @@ function delayedPipe(delayMs: number, write: (chunk: Buffer) => void) {
 function relay(client: Socket, target: { host: string; port: number }, r: LatencyRelay): void {
   const oneWay = r.rttMs / 2;
   client.pause();
+  client.setNoDelay(true); // Nagle + delayed ACK would add 40 ms stalls of their own
   client.on("error", () => {});
   setTimeout(() => {
     const server = createConnection(target);
+    server.setNoDelay(true);
     server.on("error", () => client.destroy());
     client.on("close", () => setTimeout(() => server.destroy(), oneWay));
     server.on("close", () => setTimeout(() => client.destroy(), oneWay));

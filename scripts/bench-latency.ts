@@ -1,0 +1,72 @@
+// `bun run bench`, the part that matters to a user: the mail server 20 ms away (a loopback relay,
+// test/support/latency-relay.ts). What a user waits for is round trips, so each row is printed in ms
+// and in round trips, against a direct imapflow client doing the same work *freshly* (our read
+// functions on a plain ImapFlow: NOOP before reading a folder it already has selected, so it too
+// sees other clients' changes). Targets (issue 9): MCP / fresh direct <= 1.0 for the three read
+// rows; the first call of a token with no open IMAP connection <= 6 round trips, login included.
+import { ImapFlow } from "imapflow";
+import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap-connect.ts";
+import { getEmail } from "../src/mail/message.ts";
+import { recentEmails, searchEmails } from "../src/mail/read.ts";
+import type { MailAccount } from "../src/mail/types.ts";
+import { startLatencyRelay } from "../test/support/latency-relay.ts";
+import { connectClient } from "../test/support/mcp-client.ts";
+import { ms, pct, rawCaller, startServer, timeTogether, verdict } from "./bench-lib.ts";
+
+const RTT = Number(process.env.BENCH_RTT_MS ?? 20);
+const ITER = Number(process.env.BENCH_RTT_ITERATIONS ?? 40);
+const FIRST_CALLS = 12;
+
+export async function latencyRows(account: MailAccount, folder: string): Promise<void> {
+  const relay = await startLatencyRelay({ host: "127.0.0.1", port: account.imap.port }, RTT);
+  const far: MailAccount = { ...account, imap: { ...account.imap, host: "127.0.0.1", port: relay.port } };
+  const server = await startServer(Array.from({ length: FIRST_CALLS + 1 }, () => far));
+  const url = `http://localhost:${server.port}/mcp`;
+  const direct = new ImapFlow(imapOptions(far, DEFAULT_TIMEOUTS));
+  try {
+    await direct.connect();
+    const client = await connectClient(url, server.tokens[0]!);
+    const mcp = rawCaller(url, server.tokens[0]!, (client.transport as { sessionId?: string }).sessionId!);
+    console.log(`\nat ${RTT} ms round trip (loopback relay), ${ITER} calls each; MCP raw client vs a fresh direct imapflow client`);
+    console.log(`${"row".padEnd(22)} ${"direct p50 ms (RTs)".padStart(20)} ${"MCP p50 ms (RTs)".padStart(18)} ratio`);
+    const rows: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+      ["get_recent_emails(20)", () => recentEmails(direct, { folder, limit: 20, beforeUid: null, unreadOnly: false }),
+        () => mcp.call("get_recent_emails", { folder, limit: 20 })],
+      ["search_emails(from)", () => searchEmails(direct, { folder, from: "dave@example.org", limit: 20, beforeUid: null }),
+        () => mcp.call("search_emails", { folder, from: "dave@example.org" })],
+      ["get_email", () => getEmail(direct, { folder, uid: 500, maxChars: 20_000 }), () => mcp.call("get_email", { folder, uid: 500 })],
+    ];
+    const rts = (v: number) => `${ms(v)} (${(v / RTT).toFixed(1)})`.padStart(18);
+    for (const [name, d, m] of rows) {
+      const [td, tm] = await timeTogether([d, m], ITER);
+      const ratio = tm!.p50 / td!.p50;
+      console.log(`${name.padEnd(22)} ${rts(td!.p50).padStart(20)} ${rts(tm!.p50)} ${ratio.toFixed(2).padStart(5)}  ${verdict(ratio <= 1.0)}`);
+    }
+    await client.close();
+    await firstCalls(url, server.tokens.slice(1), folder, relay);
+  } finally {
+    await direct.logout().catch(() => {});
+    server.kill();
+    await relay.stop();
+  }
+}
+
+/** One tools/call per token whose IMAP connection is not open yet: connect, login, EXAMINE, FETCH. */
+async function firstCalls(url: string, tokens: string[], folder: string, relay: { sent: number }): Promise<void> {
+  const samples: number[] = [];
+  const commands: number[] = [];
+  for (const token of tokens) {
+    const client = await connectClient(url, token); // the MCP session: local HTTP, no IMAP yet
+    const mcp = rawCaller(url, token, (client.transport as { sessionId?: string }).sessionId!);
+    const sentBefore = relay.sent;
+    const t = performance.now();
+    await mcp.call("get_recent_emails", { folder, limit: 20 });
+    samples.push(performance.now() - t);
+    commands.push(relay.sent - sentBefore);
+    await client.close();
+  }
+  samples.sort((a, b) => a - b);
+  const p50 = pct(samples, 0.5);
+  console.log(`first get_recent_emails(20) of a token, IMAP not yet connected: p50 ${ms(p50)} ms = ${(p50 / RTT).toFixed(1)} round trips ` +
+    `(TCP handshake and greeting included; ${commands.sort((a, b) => a - b)[commands.length >> 1]} client writes)  ${verdict(p50 / RTT <= 6)}`);
+}
