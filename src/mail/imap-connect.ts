@@ -38,7 +38,7 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
  * throw and take the process down.
  */
 export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
-  const target = await connectTarget(account.imap.host, account.requirePublicHosts ?? false);
+  const target = await connectTarget(account.imap, account.requirePublicHosts ?? false);
   // Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7 target).
   const { ImapFlow } = await import("imapflow");
   const client = new ImapFlow(imapOptions(account, t, target));

@@ -166,6 +166,23 @@ describe("POST /oauth/connect", () => {
     }
   });
 
+  test("security none with private hosts allowed: only towards private or loopback addresses", async () => {
+    const h = await getHarness();
+    const { app } = testApp({ allowPrivateHosts: true });
+    const ids = await start(app);
+    // IP literals: refused before any connection, no DNS needed.
+    const cases: Record<string, string>[] = [{ imap_host: "8.8.8.8" }, { smtp_host: "8.8.8.8" }, { imap_host: "[2606:4700:4700::1111]" }, { smtp_host: "100.64.0.1" }];
+    for (const overrides of cases) {
+      const res = await connect(app, aliceFields(h, ids, overrides));
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain("in clear");
+      expect(text).toContain("own network");
+    }
+    // Plain text to the harness on loopback still connects.
+    expect((await connect(app, aliceFields(h, ids))).status).toBe(303);
+  });
+
   test("rate limit: the 6th attempt after 5 failed logins is 429 with Retry-After, even with the right password", async () => {
     const h = await getHarness();
     const { app, clock } = testApp();
