@@ -2,7 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness } from "../support/harness.ts";
-import { testApp } from "../support/app.ts";
+import { createServer } from "node:net";
+import { createApp } from "../../src/http/app.ts";
+import { verifyLogin } from "../../src/mail/verify.ts";
+import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT, type Handler } from "../oauth/flow.ts";
 
 async function start(app: Handler, query: Record<string, string | null> = {}) {
@@ -130,6 +133,28 @@ describe("POST /oauth/connect", () => {
     const res = await connect(app, aliceFields(h, ids, { imap_port: String(await freePort()) }));
     expect(res.status).toBe(502);
     expect(await res.text()).toContain("could not be reached");
+  });
+
+  test("refused and silent ports: the same 502 form and message (the form is no port-state oracle)", async () => {
+    const h = await getHarness();
+    // A short budget so the silent port times out quickly; loopback is allowed here (test server),
+    // so no uniform timing: that is checked at the function level (test/oauth/verify.test.ts).
+    const app = createApp({ ...testDeps(), verifyLogin: (a) => verifyLogin(a, { timeoutMs: 300 }) });
+    const silent = createServer(() => {});
+    const silentPort = await new Promise<number>((r) => silent.listen(0, "127.0.0.1", () => r((silent.address() as { port: number }).port)));
+    try {
+      const answers = [];
+      for (const port of [await freePort(), silentPort]) {
+        const res = await connect(app, aliceFields(h, await start(app), { imap_port: String(port) }));
+        const message = /<p[^>]*role="alert"[^>]*>([^<]*)</.exec(await res.text())?.[1] ?? "(no message)";
+        answers.push({ status: res.status, message: message.replace(`:${port}`, ":PORT") });
+      }
+      expect(answers[0]).toEqual(answers[1]!);
+      expect(answers[0]!.status).toBe(502);
+      expect(answers[0]!.message).toContain("could not be reached or did not answer");
+    } finally {
+      silent.close();
+    }
   });
 
   test("TLS failure: 502", async () => {
