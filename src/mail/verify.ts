@@ -1,7 +1,7 @@
 // Live credential check for the setup form (SPEC "Authentication" 5): open IMAP, log in, log out.
 // Every failure becomes a MailError whose message a person can act on; the password never appears in it.
 //
-// The form must not work as a port scanner of the hosts a visitor types in (docs/oauth.md §6.1):
+// The form must not work as a port scanner of the hosts a visitor types in (docs/oauth.md §6.3):
 // a refused port, a silent one and an open port that is not IMAP all get one message, and for
 // hosts checked public that answer also waits for the end of the budget, so its timing does not
 // tell them apart either. TLS errors stay distinct: the person must learn to change the setting.
