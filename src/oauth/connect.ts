@@ -53,7 +53,7 @@ async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Prom
     if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
     return {
       status: 400,
-      message: `${host} is on a private network address, which this service does not connect to. ` +
+      message: `${host} is on a private network or reserved address, which this service does not connect to. ` +
         `If it is your own mail server, the operator can allow it with MAILBOX_MCP_ALLOW_PRIVATE_HOSTS=true.`,
     };
   }
