@@ -39,7 +39,7 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
  * throw and take the process down.
  */
 export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, probeAfterLogin = true): Promise<ImapFlow & ViewTracking> {
-  const target = await connectTarget(account.imap.host, account.requirePublicHosts ?? false);
+  const target = await connectTarget(account.imap, account.requirePublicHosts ?? false);
   const client = await createImapClient(imapOptions(account, t, target), { probeAfterLogin });
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;

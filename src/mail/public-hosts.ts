@@ -1,40 +1,23 @@
-// Refuse custom mail hosts on private networks (DESIGN §5): the setup form must not become a way to make
-// this server open connections into its own network (SSRF). Addresses per RFC 1918, RFC 6598, RFC 3927,
-// RFC 4193, RFC 4291 §2.5 (loopback, unspecified, v4-mapped), RFC 6890 special-purpose registries.
-import { BlockList, isIP } from "node:net";
+// Which addresses a custom mail host may be reached at (DESIGN §5, docs/oauth.md §6):
+// - an account connected while private hosts are refused may only reach global unicast addresses:
+//   the setup form must not become a way to make this server open connections into its own
+//   network (SSRF);
+// - a plain-text connection (security "none") may only reach private or loopback addresses: the
+//   password must not cross the internet in clear.
+// Both are checked on the resolved addresses before every new connection, which then goes to a
+// checked address (pinning), so a later DNS answer cannot move it elsewhere.
+import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
-import { MailError } from "./types.ts";
+import { classifyAddress } from "./address-class.ts";
+import { MailError, type ServerEndpoint } from "./types.ts";
 
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16],
-  ["172.16.0.0", 12], ["192.0.0.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, bits, "ipv4");
-for (const [net, bits] of [
-  // ::/96 also covers the deprecated IPv4-compatible form (::7f00:1).
-  ["::", 96], ["fe80::", 10], ["fc00::", 7], ["ff00::", 8], ["64:ff9b:1::", 48],
-] as const) blocked.addSubnet(net, bits, "ipv6");
+/** Global unicast, outside every IANA special-purpose block (address-class.ts). */
+export const isPublicAddress = (address: string): boolean => classifyAddress(address) === "global";
 
-/**
- * The IPv4 address inside an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96, RFC 6052) IPv6
- * address, written dotted (::ffff:10.0.0.1) or in hex (64:ff9b::a00:1).
- */
-function embeddedIPv4(address: string): string | null {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!m) return null;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2]!, 16);
-  const lo = parseInt(m[3]!, 16);
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
-}
-
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family !== 6) return true; // not an address at all: refuse rather than guess
-  const v4 = embeddedIPv4(address);
-  if (v4) return blocked.check(v4, "ipv4");
-  return blocked.check(address, "ipv6");
+/** RFC 1918 / unique-local or loopback: the operator's own network, where plain text may go. */
+export function isLocalAddress(address: string): boolean {
+  const kind = classifyAddress(address);
+  return kind === "private" || kind === "loopback";
 }
 
 export type Resolver = (host: string) => Promise<string[]>;
@@ -42,22 +25,26 @@ export type Resolver = (host: string) => Promise<string[]>;
 export const systemResolver: Resolver = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-export type HostCheck = { ok: true } | { ok: false; reason: "private" | "unresolvable" };
+const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, "$1");
 
-/** Every address the name resolves to must be public; an IP literal is checked as it is. */
-export async function checkPublicHost(host: string, resolve: Resolver = systemResolver): Promise<HostCheck> {
-  const literal = host.replace(/^\[(.*)\]$/, "$1");
-  let addresses: string[];
-  if (isIP(literal)) addresses = [literal];
-  else {
-    try {
-      addresses = await resolve(host);
-    } catch {
-      return { ok: false, reason: "unresolvable" };
-    }
+/** The addresses a host stands for: an IP literal as it is, a name as resolved; [] if it does not resolve. */
+async function addressesOf(host: string, resolve: Resolver): Promise<string[]> {
+  const literal = unbracket(host);
+  if (isIP(literal)) return [literal];
+  try {
+    return await resolve(host);
+  } catch {
+    return [];
   }
+}
+
+export type HostCheck = { ok: true } | { ok: false; reason: "refused" | "unresolvable" };
+
+/** Every address the host stands for must pass `allowed` (a name with one bad address is refused). */
+export async function checkHost(host: string, allowed: (address: string) => boolean, resolve: Resolver = systemResolver): Promise<HostCheck> {
+  const addresses = await addressesOf(host, resolve);
   if (addresses.length === 0) return { ok: false, reason: "unresolvable" };
-  return addresses.some(isPrivateAddress) ? { ok: false, reason: "private" } : { ok: true };
+  return addresses.every(allowed) ? { ok: true } : { ok: false, reason: "refused" };
 }
 
 /** Where to open the socket: an address, and the name TLS must present and verify (SNI). */
@@ -67,23 +54,25 @@ export interface ConnectTarget {
 }
 
 /**
- * For an account whose custom hosts must be public: resolve now, check every address, and connect
- * to a checked address while TLS still verifies the name. Checking a name and then letting the
- * connection resolve it again would let a short-lived DNS answer point it inward (DNS rebinding).
- * Runs before every new connection, not only at the setup form: a grant lives 30 days.
+ * Resolve now, check every address, and connect to a checked address while TLS still verifies the
+ * name. Checking a name and then letting the connection resolve it again would let a short-lived
+ * DNS answer point it elsewhere (DNS rebinding). Runs before every new connection, not only at the
+ * setup form: a grant lives 30 days. Hosts under neither rule are left to the connection to resolve.
  */
-export async function connectTarget(host: string, requirePublic: boolean, resolve: Resolver = systemResolver): Promise<ConnectTarget> {
-  if (!requirePublic) return { host };
-  const literal = host.replace(/^\[(.*)\]$/, "$1");
-  let addresses: string[];
-  try {
-    addresses = isIP(literal) ? [literal] : await resolve(host);
-  } catch {
-    addresses = [];
-  }
+export async function connectTarget(endpoint: Pick<ServerEndpoint, "host" | "security">, requirePublic: boolean,
+  resolve: Resolver = systemResolver): Promise<ConnectTarget> {
+  const { host } = endpoint;
+  const plaintext = endpoint.security === "none";
+  if (!requirePublic && !plaintext) return { host };
+  const addresses = await addressesOf(host, resolve);
   if (addresses.length === 0) throw new MailError("unreachable", `The mail server host ${host} could not be found. Check the server name by reconnecting the mailbox.`);
-  if (addresses.some(isPrivateAddress)) {
-    throw new MailError("invalid", `The mail server host ${host} now points to a private network address, which this service does not connect to.`);
+  if (requirePublic && !addresses.every(isPublicAddress)) {
+    throw new MailError("invalid", `The mail server host ${host} now points to a private network or reserved address, which this service does not connect to.`);
   }
+  if (plaintext && !addresses.every(isLocalAddress)) {
+    throw new MailError("invalid", `The mail server host ${host} points to an address outside this server's own network, and the connection is unencrypted ` +
+      `(security "none"), which would send the password in clear. Reconnect the mailbox with TLS or STARTTLS.`);
+  }
+  const literal = unbracket(host);
   return isIP(literal) ? { host: literal } : { host: addresses[0]!, servername: host };
 }

@@ -70,7 +70,7 @@ async function transportFor(tokenId: string, account: MailAccount): Promise<Tran
   if (!entry) {
     const nodemailer = await loadNodemailer();
     // Resolved and checked once per pool: its connections (≤ 5 idle minutes) reuse the checked address.
-    const target = await connectTarget(account.smtp.host, account.requirePublicHosts ?? false);
+    const target = await connectTarget(account.smtp, account.requirePublicHosts ?? false);
     entry = pools.get(tokenId) ?? { transport: createPool(nodemailer, account, target), account, fingerprint, timer: setTimeout(() => {}, 0) };
     pools.set(tokenId, entry);
   }

@@ -7,7 +7,7 @@ import type { VerifyLogin } from "../mail/verify.ts";
 import { randomString } from "../store/crypto.ts";
 import type { GrantStore, PendingRequest } from "../store/grants.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
-import { checkPublicHost, type Resolver } from "../mail/public-hosts.ts";
+import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type FailureLimiter } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 
@@ -48,12 +48,12 @@ const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, mess
 async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Promise<{ status: 400 | 502; message: string } | null> {
   if (account.provider !== "custom" || deps.config.allowPrivateHosts) return null;
   for (const host of new Set([account.imap.host, account.smtp.host])) {
-    const check = await checkPublicHost(host, deps.resolve);
+    const check = await checkHost(host, isPublicAddress, deps.resolve);
     if (check.ok) continue;
     if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
     return {
       status: 400,
-      message: `${host} is on a private network address, which this service does not connect to. ` +
+      message: `${host} is on a private network or reserved address, which this service does not connect to. ` +
         `If it is your own mail server, the operator can allow it with MAILBOX_MCP_ALLOW_PRIVATE_HOSTS=true.`,
     };
   }
@@ -61,14 +61,24 @@ async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Prom
 }
 
 /**
- * Security "none" sends the password in clear. Allowed only where private hosts are (a homelab
- * server on the operator's own network); towards the internet TLS or STARTTLS is required.
+ * Security "none" sends the password in clear. Allowed only to a host whose every address is private
+ * or loopback (a homelab server on the operator's own network), hence never while private hosts are
+ * refused; towards the internet TLS or STARTTLS is required. Every connection checks it again
+ * (public-hosts.ts connectTarget).
  */
-function plaintextProblem(deps: ConnectDeps, account: MailAccount): string | null {
-  if (account.provider !== "custom" || deps.config.allowPrivateHosts) return null;
-  if (account.imap.security !== "none" && account.smtp.security !== "none") return null;
-  return "Unencrypted connections (security \"none\") would send your password in clear over the internet. " +
-    "Choose TLS or STARTTLS for both IMAP and SMTP.";
+async function plaintextProblem(deps: ConnectDeps, account: MailAccount): Promise<{ status: 400 | 502; message: string } | null> {
+  const plain = [account.imap, account.smtp].filter((ep) => ep.security === "none");
+  if (plain.length === 0) return null;
+  const refusal = { status: 400 as const, message: "Unencrypted connections (security \"none\") would send your password in clear over the internet. " +
+    "Choose TLS or STARTTLS for both IMAP and SMTP." };
+  if (!deps.config.allowPrivateHosts) return refusal;
+  for (const host of new Set(plain.map((ep) => ep.host))) {
+    const check = await checkHost(host, isLocalAddress, deps.resolve);
+    if (check.ok) continue;
+    if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
+    return { status: 400, message: `${host} is not on this server's own network (a private or loopback address). ` + refusal.message };
+  }
+  return null;
 }
 
 /** Whether this attempt may go to the mail server now; the refusal to show when not. */
@@ -116,8 +126,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const refused = admit(deps, keys, pending);
   if (refused) return refused;
-  const clear = plaintextProblem(deps, account);
-  if (clear) return form(pending, 400, clear);
+  const clear = await plaintextProblem(deps, account);
+  if (clear) return form(pending, clear.status, clear.message);
   const hostProblem = await privateHostProblem(deps, account);
   if (hostProblem) return form(pending, hostProblem.status, hostProblem.message);
   const failed = await tryLogin(deps, account, keys, pending);

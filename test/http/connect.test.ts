@@ -2,7 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness } from "../support/harness.ts";
-import { testApp } from "../support/app.ts";
+import { createServer } from "node:net";
+import { createApp } from "../../src/http/app.ts";
+import { verifyLogin } from "../../src/mail/verify.ts";
+import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT, type Handler } from "../oauth/flow.ts";
 
 async function start(app: Handler, query: Record<string, string | null> = {}) {
@@ -132,6 +135,28 @@ describe("POST /oauth/connect", () => {
     expect(await res.text()).toContain("could not be reached");
   });
 
+  test("refused and silent ports: the same 502 form and message (the form is no port-state oracle)", async () => {
+    const h = await getHarness();
+    // A short budget so the silent port times out quickly; loopback is allowed here (test server),
+    // so no uniform timing: that is checked at the function level (test/oauth/verify.test.ts).
+    const app = createApp({ ...testDeps(), verifyLogin: (a) => verifyLogin(a, { timeoutMs: 300 }) });
+    const silent = createServer(() => {});
+    const silentPort = await new Promise<number>((r) => silent.listen(0, "127.0.0.1", () => r((silent.address() as { port: number }).port)));
+    try {
+      const answers = [];
+      for (const port of [await freePort(), silentPort]) {
+        const res = await connect(app, aliceFields(h, await start(app), { imap_port: String(port) }));
+        const message = /<p[^>]*role="alert"[^>]*>([^<]*)</.exec(await res.text())?.[1] ?? "(no message)";
+        answers.push({ status: res.status, message: message.replace(`:${port}`, ":PORT") });
+      }
+      expect(answers[0]).toEqual(answers[1]!);
+      expect(answers[0]!.status).toBe(502);
+      expect(answers[0]!.message).toContain("could not be reached or did not answer");
+    } finally {
+      silent.close();
+    }
+  });
+
   test("TLS failure: 502", async () => {
     const h = await getHarness();
     const { app } = testApp();
@@ -164,6 +189,23 @@ describe("POST /oauth/connect", () => {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("in clear");
     }
+  });
+
+  test("security none with private hosts allowed: only towards private or loopback addresses", async () => {
+    const h = await getHarness();
+    const { app } = testApp({ allowPrivateHosts: true });
+    const ids = await start(app);
+    // IP literals: refused before any connection, no DNS needed.
+    const cases: Record<string, string>[] = [{ imap_host: "8.8.8.8" }, { smtp_host: "8.8.8.8" }, { imap_host: "[2606:4700:4700::1111]" }, { smtp_host: "100.64.0.1" }];
+    for (const overrides of cases) {
+      const res = await connect(app, aliceFields(h, ids, overrides));
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain("in clear");
+      expect(text).toContain("own network");
+    }
+    // Plain text to the harness on loopback still connects.
+    expect((await connect(app, aliceFields(h, ids))).status).toBe(303);
   });
 
   test("rate limit: the 6th attempt after 5 failed logins is 429 with Retry-After, even with the right password", async () => {
