@@ -1,7 +1,7 @@
 // The 20 MB outgoing-attachment budget counted across a token's sends in flight
 // (src/mcp/send-budget.ts), through the real server and the SDK client: IMAP is the harness
 // Dovecot, SMTP a server of this test that holds each message at DATA until the test lets it go.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SMTPServer } from "smtp-server";
 import { getHarness, type Harness } from "../support/harness.ts";
@@ -50,8 +50,8 @@ beforeAll(async () => {
   smtp = await startHeldSmtp();
   srv = await startTestServer();
 }, 30_000);
+afterEach(() => smtp.held.release()); // never leave a message held for the next test
 afterAll(async () => {
-  smtp.held.release();
   await srv.stop();
   await smtp.stop();
 });
