@@ -5,6 +5,8 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import type { SessionStore } from "../mcp/sessions.ts";
+import type { ToolCallLimiter } from "../mcp/call-limit.ts";
+import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { GrantStore } from "../store/grants.ts";
@@ -28,6 +30,10 @@ export interface AppDeps {
   imap: ImapPool;
   /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
   sessions: SessionStore;
+  /** Per-token concurrent tool calls (src/mcp/call-limit.ts). */
+  calls: ToolCallLimiter;
+  /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
+  sendBudget: SendBudget;
 }
 
 export function createApp(deps: AppDeps) {

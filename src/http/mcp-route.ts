@@ -83,7 +83,9 @@ function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
 
 /** Initialize: a new server + transport; kept only if the transport accepted the request. */
 async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
-  const server = createMcpServer({ grants: deps.grants, imap: deps.imap, log: deps.log, version: deps.config.version });
+  const server = createMcpServer({
+    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
+  });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => deps.sessions.add({ id, tokenId: auth.record.id, server, transport }),

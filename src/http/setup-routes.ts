@@ -90,7 +90,7 @@ export function setupRoutes(deps: AppDeps) {
     limiter.sweep();
     attempts.sweep();
   });
-  const connectDeps = { config, grants, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin };
+  const connectDeps = { config, grants, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events };
 
   return new Elysia({ name: "setup" })
     .get("/oauth/authorize", ({ request }) => {

@@ -4,15 +4,32 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { ImapPool, type PoolOptions } from "../mail/imap-pool.ts";
 import { closeAllSmtp } from "../mail/smtp.ts";
-import { SessionStore } from "./sessions.ts";
+import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
+import { SendBudget } from "./send-budget.ts";
+import { SessionStore, type SessionLimits } from "./sessions.ts";
 
 export interface McpRuntime {
   imap: ImapPool;
   sessions: SessionStore;
+  calls: ToolCallLimiter;
+  sendBudget: SendBudget;
 }
 
-export function createMcpRuntime(clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}): McpRuntime {
-  return { imap: new ImapPool(clock, log, pool), sessions: new SessionStore(clock, log) };
+/** The per-account caps (docs/decisions.md "Per-account limits"); tests lower them. */
+export interface McpLimits {
+  sessions?: Partial<SessionLimits>;
+  calls?: Partial<CallLimits>;
+  /** Outgoing attachment bytes one token may have in flight; default the 20 MB of DESIGN §7. */
+  attachmentBytesInFlight?: number;
+}
+
+export function createMcpRuntime(clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}, limits: McpLimits = {}): McpRuntime {
+  return {
+    imap: new ImapPool(clock, log, pool),
+    sessions: new SessionStore(clock, log, limits.sessions),
+    calls: new ToolCallLimiter(limits.calls),
+    sendBudget: new SendBudget(limits.attachmentBytesInFlight),
+  };
 }
 
 /** Starts the sweeper; the returned stop() also closes every session and connection (shutdown). */

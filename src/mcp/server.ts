@@ -8,12 +8,18 @@ import type { ImapPool } from "../mail/imap-pool.ts";
 import { smtpAccount } from "../mail/smtp.ts";
 import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
 import type { GrantStore } from "../store/grants.ts";
+import type { ToolCallLimiter } from "./call-limit.ts";
+import type { SendBudget } from "./send-budget.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 
 export interface McpServerDeps {
   grants: GrantStore;
   imap: ImapPool;
+  /** Per-token concurrent tool calls, shared by all sessions (src/mcp/call-limit.ts). */
+  calls: ToolCallLimiter;
+  /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
+  sendBudget: SendBudget;
   log: Logger;
   version: string;
 }
@@ -46,8 +52,11 @@ async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unkno
   if (!auth || !tokenId) return toolError("This request carries no access token. Reconnect the mailbox.");
   const ctx = toolContext(deps, auth, tokenId, extra.signal);
   try {
-    return await tool.handler(args as never, ctx);
+    return await deps.calls.run(tokenId, extra.signal, () => tool.handler(args as never, ctx));
   } catch (err) {
+    // Cancelled (by the client, or its session closed) while waiting or running: the SDK sends no
+    // answer to a cancelled request, and the abort is not a failure worth logging.
+    if (extra.signal.aborted) return toolError("The call was cancelled.");
     return errorResult(err, tool.name, deps.log);
   }
 }
@@ -59,6 +68,7 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, tokenId: string, signa
     scopes: auth.scopes,
     withImap: (fn, options) => deps.imap.withClient(tokenId, account, fn, options),
     account,
+    reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     log: deps.log,
     signal,
   };

@@ -10,9 +10,17 @@ import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type FailureLimiter } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
+import type { TokenEvents } from "./token-events.ts";
 
 export const CODE_LENGTH = 48; // SPEC "Authorization code"
 export const CODE_TTL_MS = 5 * 60_000;
+/**
+ * Grants one mailbox login keeps through one client: a new connect revokes the older ones beyond
+ * this (docs/decisions.md "Per-account limits"). Five covers one person's devices and apps
+ * (Claude on the web and desktop, Claude Code on two machines, an inspector) without letting
+ * repeated connects pile up tokens, each able to hold its own sessions and connections.
+ */
+export const GRANTS_PER_LOGIN = 5;
 
 export interface ConnectDeps {
   config: Config;
@@ -25,6 +33,8 @@ export interface ConnectDeps {
   /** Live IMAP checks running now, across all clients. */
   inflight: { count: number };
   verify: VerifyLogin;
+  /** Revocation fan-out, for the grants a new connect replaces. */
+  events: TokenEvents;
   resolve?: Resolver;
 }
 
@@ -113,6 +123,15 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, keys: string[],
   }
 }
 
+/**
+ * The mailbox login a grant is for: the login name at the IMAP server. Host names and, in practice,
+ * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
+ * (The single OAuth client of SPEC is config.clientId; a pending request names no other.)
+ */
+function loginOf(account: MailAccount): string {
+  return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
+}
+
 export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, clientIp: string): Promise<ConnectOutcome> {
   const pending = fields.request_id ? deps.grants.getPending(fields.request_id) : null;
   if (!pending) return { kind: "expired" };
@@ -133,7 +152,10 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const failed = await tryLogin(deps, account, keys, pending);
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
-  await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS);
-  deps.log.info("mailbox connected", { provider: account.provider });
+  const owner = { clientId: deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
+  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner);
+  // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
+  await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
+  deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
   return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state) };
 }

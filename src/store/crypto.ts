@@ -100,6 +100,14 @@ export function wrappingKey(masterKey: Uint8Array, secret: string): Uint8Array {
   return new Uint8Array(createHmac("sha256", masterKey).update("mailbox-mcp wrap v1\0" + secret, "utf8").digest());
 }
 
+/**
+ * A stable, non-reversible key for "this mailbox login through this client": HMAC-SHA256 under
+ * the master key, so the database alone does not reveal (or let anyone confirm) who connected.
+ */
+export function ownerKey(masterKey: Uint8Array, parts: readonly string[]): string {
+  return createHmac("sha256", masterKey).update("mailbox-mcp owner v1\0" + parts.join("\0"), "utf8").digest("hex");
+}
+
 export function wrapDataKey(masterKey: Uint8Array, secret: string, dataKey: Uint8Array, aad: string) {
   return seal(wrappingKey(masterKey, secret), dataKey, aad);
 }

@@ -4,7 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import {
-  hashSecret, newDataKey, open, randomHex, safeEqual, seal, unwrapDataKey, wrapDataKey,
+  hashSecret, newDataKey, open, ownerKey, randomHex, safeEqual, seal, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
 
 export interface PendingRequest {
@@ -37,6 +37,14 @@ export interface TokenRecord {
 }
 
 type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt">;
+
+/** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */
+export interface GrantOwner {
+  clientId: string;
+  /** The mailbox login, e.g. username and IMAP host; compared as given (normalise before). */
+  login: string;
+  keep: number;
+}
 
 export class GrantStore {
   constructor(
@@ -84,21 +92,46 @@ export class GrantStore {
     this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
   }
 
-  /** Seal the credentials into a new grant and bind it to `code` (issued by the caller). */
-  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number): Promise<void> {
+  /**
+   * Seal the credentials into a new grant and bind it to `code` (issued by the caller). With an
+   * owner, that owner's grants beyond the newest `keep` (this one included) are revoked in the
+   * same transaction. Returns the ids of the tokens so revoked: the caller must close their
+   * sessions and connections (TokenEvents), as for any revocation.
+   */
+  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null): Promise<string[]> {
     const grantId = randomHex(16);
     const dataKey = newDataKey();
     const sealed = await seal(dataKey, credentials, `grant:${grantId}`);
     const wrapped = await wrapDataKey(this.masterKey, code, dataKey, `grant:${grantId}`);
     dataKey.fill(0);
     const now = this.clock();
-    this.db.transaction(() => {
-      this.db.query(`INSERT INTO grants VALUES (?, ?, ?)`).run(grantId, sealed, now);
+    const key = owner ? ownerKey(this.masterKey, [owner.clientId, owner.login]) : null;
+    return this.db.transaction(() => {
+      this.db.query(`INSERT INTO grants (id, sealed_credentials, created_at, owner_key) VALUES (?, ?, ?, ?)`).run(grantId, sealed, now, key);
       this.db
         .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`)
         .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs);
       this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
+      return key && owner ? this.revokeBeyond(key, owner.keep) : [];
     })();
+  }
+
+  /** Inside a transaction: revoke the owner's grants older than its newest `keep`; their token ids. */
+  private revokeBeyond(key: string, keep: number): string[] {
+    const old = this.db
+      .query<{ id: string }, [string, number]>(
+        `SELECT id FROM grants WHERE owner_key = ? ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?`,
+      )
+      .all(key, keep)
+      .map((g) => g.id);
+    const tokenIds: string[] = [];
+    for (const id of old) {
+      tokenIds.push(...this.db.query<{ token_hash: string }, [string]>(`SELECT token_hash FROM tokens WHERE grant_id = ?`).all(id).map((t) => t.token_hash));
+      // An unused code of a revoked grant must not be exchanged later; used ones stay as replay records.
+      this.db.query(`DELETE FROM codes WHERE grant_id = ? AND used_at IS NULL`).run(id);
+      this.db.query(`DELETE FROM grants WHERE id = ?`).run(id);
+    }
+    return tokenIds;
   }
 
   /** The code's record whether used or expired (the caller decides), or null when unknown. */

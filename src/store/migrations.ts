@@ -45,4 +45,11 @@ export const migrations: string[] = [
   CREATE INDEX codes_expiry ON codes(expires_at);
   CREATE INDEX tokens_expiry ON tokens(expires_at);
   `,
+  // Who a grant is for (keyed HMAC of client id + mailbox login, never the login in clear), so a
+  // new connect can replace the older grants of the same login and client (oauth/connect.ts).
+  // Grants made before this migration have none and are never replaced.
+  `
+  ALTER TABLE grants ADD COLUMN owner_key TEXT;
+  CREATE INDEX grants_owner ON grants(owner_key, created_at);
+  `,
 ];

@@ -8,6 +8,9 @@ import { GrantStore } from "../../src/store/grants.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
+import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
+import { SendBudget } from "../../src/mcp/send-budget.ts";
+import type { McpLimits } from "../../src/mcp/runtime.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
@@ -32,7 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-export function testDeps(overrides: Partial<Config> = {}) {
+export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}) {
   const config = testConfig(overrides);
   const clock = manualClock(Date.now());
   const log = memoryLogger();
@@ -40,8 +43,10 @@ export function testDeps(overrides: Partial<Config> = {}) {
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
-  const sessions = new SessionStore(clock, log);
-  return { config, clock, log, db, grants, events, imap, sessions } satisfies AppDeps & Record<string, unknown>;
+  const sessions = new SessionStore(clock, log, limits.sessions);
+  const calls = new ToolCallLimiter(limits.calls);
+  const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
+  return { config, clock, log, db, grants, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}) {

@@ -9,6 +9,7 @@ import { serve } from "../../src/http/serve.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ImapPool, type PoolOptions } from "../../src/mail/imap-pool.ts";
 import { closeAllSmtp } from "../../src/mail/smtp.ts";
+import type { McpLimits } from "../../src/mcp/runtime.ts";
 import { testDeps } from "./app.ts";
 import { freePort } from "./dovecot.ts";
 
@@ -21,10 +22,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { config?: Partial<Config>; pool?: Partial<PoolOptions> } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits } = {}): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const base = testDeps({ baseUrl, port, ...opts.config });
+  const base = testDeps({ baseUrl, port, ...opts.config }, opts.limits);
   const deps = { ...base, imap: new ImapPool(base.clock, base.log, opts.pool) };
   const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger });
   return {

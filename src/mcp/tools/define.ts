@@ -18,6 +18,11 @@ export interface ToolContext {
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
   /** The mailbox credentials behind the token, decrypted on demand (or those its live SMTP connection holds). */
   account(): Promise<MailAccount>;
+  /**
+   * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
+   * (src/mcp/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
+   */
+  reserveAttachments(bytes: number): () => void;
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;

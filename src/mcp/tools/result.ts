@@ -12,6 +12,17 @@ export class ToolInputError extends Error {
   }
 }
 
+/**
+ * A per-token limit of this server was reached (concurrent calls, attachments in flight): nothing
+ * was done, and the same call can succeed once the token's other calls finish. Say which limit.
+ */
+export class BusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BusyError";
+  }
+}
+
 /** A successful result: `structured` must match the tool's outputSchema. */
 export function ok(structured: Record<string, unknown>, text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
@@ -28,7 +39,7 @@ export function toolError(message: string): CallToolResult {
  */
 export function errorResult(err: unknown, tool: string, log: Logger): CallToolResult {
   if (err instanceof ToolInputError) return toolError(`Invalid arguments for ${tool}: ${err.message}`);
-  if (err instanceof MailError) return toolError(err.message);
+  if (err instanceof MailError || err instanceof BusyError) return toolError(err.message);
   log.error("tool failed", { tool, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   return toolError(`${tool} failed with an internal error. Try again; if it persists, reconnect the mailbox.`);
 }

@@ -1,5 +1,6 @@
 // send_email: send over SMTP and file a copy in \Sent (unless the provider does that itself).
 import { z } from "zod";
+import { attachmentBytes } from "../../mail/compose.ts";
 import { sendEmail as send, type SendOutcome } from "../../mail/drafts.ts";
 import { asWriter, messageFields, outgoingDeps } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
@@ -19,7 +20,7 @@ export const sendEmail = defineTool({
       "Sends an email from the connected account over SMTP, right away; it cannot be recalled. " +
       "Only send when the person has clearly asked for it; otherwise use draft_email. " +
       "For a reply, pass reply_to_uid (and reply_folder when not INBOX) so it is threaded, and the original is flagged as answered. " +
-      "Attachments: up to 20 MB in all, as base64. A copy is filed in the Sent folder (saved_to), unless the provider files sent mail itself (saved_to null). " +
+      "Attachments: up to 20 MB in all, as base64 (20 MB across sends running at once on this connection: send large files one message at a time). A copy is filed in the Sent folder (saved_to), unless the provider files sent mail itself (saved_to null). " +
       "rejected lists recipients the server refused while others were accepted. Do not retry after a success: the message would go out twice.",
     inputSchema: {
       ...messageFields,
@@ -36,8 +37,14 @@ export const sendEmail = defineTool({
   },
   handler: (args, ctx) =>
     asWriter(ctx, "send_email", async () => {
-      const { warnings, subject, ...res } = await send(await outgoingDeps(ctx), args);
-      return ok(res, describe(subject, res, warnings));
+      // The 20 MB counts across this token's sends in flight, reserved before anything is decoded.
+      const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
+      try {
+        const { warnings, subject, ...res } = await send(await outgoingDeps(ctx), args);
+        return ok(res, describe(subject, res, warnings));
+      } finally {
+        release();
+      }
     }),
 });
 

@@ -1,0 +1,109 @@
+// Concurrent tool calls per token (src/mcp/call-limit.ts), through the real server and the SDK
+// client. The scripted fake IMAP server never answers FETCH, so calls stay running until the test
+// drops its connections; the limits are lowered to 2 running + 1 waiting.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CALL_LIMITS, ToolCallLimiter } from "../../src/mcp/call-limit.ts";
+import { USERS } from "../support/dovecot.ts";
+import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
+import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { issueTestGrant, testAccount } from "../support/token.ts";
+
+let srv: TestServer;
+let fake: FakeImap;
+
+beforeAll(async () => {
+  fake = await startFakeImap();
+  // A long operation timeout: the hung FETCHes must outlive the test's checks, not time out.
+  srv = await startTestServer({ pool: { opTimeoutMs: 20_000 }, limits: { calls: { maxRunning: 2, maxWaiting: 1 } } });
+});
+afterAll(async () => {
+  await srv.stop();
+  await fake.stop();
+});
+
+/** Polls a condition the server reaches asynchronously (a call arriving, a cancel landing). */
+async function until(what: string, cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(5);
+  if (!cond()) throw new Error(`timed out waiting for: ${what}`);
+}
+
+const recent = (c: Client, signal?: AbortSignal) =>
+  c.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }, undefined, { signal });
+
+async function newGrant(): Promise<{ client: Client; tokenId: string }> {
+  const grant = await issueTestGrant(srv.deps, testAccount(USERS.alice, fake));
+  return { client: await connectClient(srv.mcpUrl, grant.token), tokenId: grant.tokenId };
+}
+
+describe("concurrent tool calls per token", () => {
+  test("the defaults: 4 running, 8 waiting", () => {
+    expect(CALL_LIMITS).toEqual({ maxRunning: 4, maxWaiting: 8 });
+  });
+
+  test("past running + waiting a call is a clear busy error at once; other tokens are unaffected; the queue drains", async () => {
+    fake.script = () => ({ fetch: "hang" });
+    const { client, tokenId } = await newGrant();
+    const load = () => srv.deps.calls.load(tokenId);
+    // Two sessions of the same token share its slots.
+    const second = await connectClient(srv.mcpUrl, (await issueTestGrant(srv.deps, testAccount(USERS.alice, fake))).token);
+    const first = [recent(client), recent(client), recent(client)];
+    await until("2 running, 1 waiting", () => load().running === 2 && load().waiting === 1);
+
+    const busy = await call(client, "list_providers");
+    expect(busy.isError).toBe(true);
+    expect(textOf(busy)).toMatch(/Too many tool calls at once on this connection: 2 are running and 1 waiting/);
+    expect((await callOk(second, "list_providers")).providers.length).toBeGreaterThan(5); // another token
+
+    fake.script = () => ({}); // the pool reconnects to a healthy server once the hung one drops
+    fake.dropAll();
+    const results = await Promise.all(first);
+    expect(results).toHaveLength(3);
+    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    expect((await callOk(client, "get_recent_emails", { limit: 2 })).emails).toHaveLength(2);
+    await Promise.all([client.close(), second.close()]);
+  });
+
+  test("a waiting call cancelled by the client leaves the queue and never runs", async () => {
+    fake.script = () => ({ fetch: "hang" });
+    const { client, tokenId } = await newGrant();
+    const load = () => srv.deps.calls.load(tokenId);
+    const running = [recent(client), recent(client)];
+    await until("2 running", () => load().running === 2);
+    const abort = new AbortController();
+    const waiting = recent(client, abort.signal);
+    await until("1 waiting", () => load().waiting === 1);
+    abort.abort(new Error("user cancelled"));
+    await expect(waiting).rejects.toThrow(/cancelled/);
+    await until("the cancel reached the server", () => load().waiting === 0);
+    expect(load().running).toBe(2);
+    // Its queue place is free again: a new call waits instead of being refused.
+    const next = recent(client);
+    await until("the new call waits", () => load().waiting === 1);
+    fake.script = () => ({});
+    fake.dropAll();
+    await Promise.all([...running, next]);
+    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    await client.close();
+  });
+});
+
+describe("ToolCallLimiter", () => {
+  const never = new AbortController().signal;
+
+  test("a slot is released when the call throws, and waiters run in arrival order", async () => {
+    const limiter = new ToolCallLimiter({ maxRunning: 1, maxWaiting: 2 });
+    const order: string[] = [];
+    let fail!: (e: Error) => void;
+    const a = limiter.run("t", never, () => new Promise<void>((_, reject) => (fail = reject)));
+    const b = limiter.run("t", never, async () => void order.push("b"));
+    const c = limiter.run("t", never, async () => void order.push("c"));
+    expect(limiter.load("t")).toEqual({ running: 1, waiting: 2 });
+    await Bun.sleep(0); // run() starts fn after its own await
+    fail(new Error("boom"));
+    await expect(a).rejects.toThrow("boom");
+    await Promise.all([b, c]);
+    expect(order).toEqual(["b", "c"]);
+    expect(limiter.load("t")).toEqual({ running: 0, waiting: 0 });
+  });
+});
