@@ -5,6 +5,11 @@ import type { ImapFlow, ImapFlowOptions } from "imapflow";
 
 /** What ./imap.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
+  /**
+   * Why the connection failed, when imapflow's parser refused what the server sent (too large):
+   * the command in flight only learns "connection closed".
+   */
+  streamError?: Error & { code?: string };
   /** Bumped when a SELECT/EXAMINE is *issued*: one issued after a call began is as fresh as a NOOP. */
   selects: number;
   /** Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH: another client changed the folder. */
@@ -37,9 +42,12 @@ async function load() {
     changes = 0;
     readonly #client: ClientOptions;
 
+    streamError?: Error & { code?: string };
+
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
       this.#client = client;
+      this.on("error", (err: Error & { code?: string }) => { this.streamError ??= err; });
     }
 
     // imapflow's own start sends CAPABILITY, ID (twice on some servers), NAMESPACE, COMPRESS and
@@ -107,6 +115,12 @@ function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]):
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {
   const C = await (ctor ??= load());
   return new C(options, client);
+}
+
+/** The parser's own reason a client failed (a response over the limits), else undefined. */
+export function streamFailure(client: ImapFlow): (Error & { code?: string }) | undefined {
+  const e = (client as Partial<ViewTracking>).streamError;
+  return e && /TooLarge$/.test(e.code ?? "") ? e : undefined;
 }
 
 /** The counters of a client we created; null for a plain ImapFlow (tests, scripts). */

@@ -15,6 +15,18 @@ export interface ImapTimeouts {
 
 export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
 
+/**
+ * What one server response may hold. imapflow's defaults (1 GiB per literal, 2 GiB per response)
+ * let any server a user names fill our memory: a 50 MB subject once took RSS from 126 to 535 MB.
+ * The largest literal a tool asks for is a message's first 4 MB (get_email) or one part of at most
+ * 16 MB (get_attachment); a line without literals is a SEARCH or an ENVELOPE with many addresses.
+ */
+export const RESPONSE_LIMITS = {
+  maxLiteralSize: 20 * 1024 * 1024,
+  maxResponseSize: 24 * 1024 * 1024,
+  maxLineLength: 4 * 1024 * 1024,
+};
+
 export function imapOptions(account: MailAccount, t: ImapTimeouts, target: ConnectTarget = { host: account.imap.host }) {
   const { port, security } = account.imap;
   return {
@@ -30,6 +42,7 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
     connectionTimeout: t.connectTimeoutMs,
     greetingTimeout: t.connectTimeoutMs,
     socketTimeout: t.socketTimeoutMs,
+    ...RESPONSE_LIMITS,
   };
 }
 
@@ -67,6 +80,7 @@ export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_T
 }
 
 const TIMEOUT = new Set(["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT", "ETIMEOUT", "ETIMEDOUT", "LockTimeout"]);
+const TOO_LARGE = new Set(["LiteralTooLarge", "LineTooLarge", "ResponseTooLarge"]);
 const NOT_FOUND = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME"]);
 const DROPPED = new Set([
   "NoConnection", "EConnectionClosed", "ClosedAfterConnectText", "ClosedAfterConnectTLS",
@@ -94,6 +108,9 @@ export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, ti
   // which pooled connections skip: ./imap-client.ts).
   if (e.authenticationFailed || /User is authenticated but not connected/i.test(e.responseText ?? "")) {
     return new MailError("auth", "The mail server rejected the stored password (it may have been changed or revoked): reconnect the mailbox with a new app password.");
+  }
+  if (e.code && TOO_LARGE.has(e.code)) {
+    return new MailError("protocol", `The mail server ${where} sent a response larger than this server accepts (at most ${RESPONSE_LIMITS.maxLiteralSize / 1024 / 1024} MB), so the connection was closed. If the message is that large, read it in your mail program.`);
   }
   if (e.code && TIMEOUT.has(e.code)) {
     return new MailError("timeout", `The mail server ${where} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a moment; if it keeps happening the server may be down.`);

@@ -4,6 +4,7 @@
 import type { ImapFlow } from "imapflow";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
+import { streamFailure } from "./imap-client.ts";
 import { DEFAULT_TIMEOUTS, isDropped, openImap, toMailError, type ImapTimeouts } from "./imap-connect.ts";
 import { MailError, type MailAccount } from "./types.ts";
 
@@ -80,7 +81,10 @@ export class ImapPool {
     const { client, fresh } = await this.acquire(tokenId, entry, load);
     try {
       return await this.timed(client, fn(client));
-    } catch (err) {
+    } catch (caught) {
+      // The parser's reason (a response over the limits) beats "connection closed"; asking again
+      // would only bring the same response.
+      const err = streamFailure(client) ?? caught;
       if (!retry || fresh || !isDropped(err)) throw err;
       this.log.info("imap connection dropped; reconnecting once", { token: tokenId.slice(0, 8) });
       const again = await this.acquire(tokenId, entry, load);

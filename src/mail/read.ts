@@ -24,10 +24,13 @@ export interface Page {
   next_before_uid: number | null;
 }
 
+/** The most folders listed: far above any real account, and a bound on what a hostile server can make us send on. */
+export const MAX_FOLDERS = 5000;
+
 /** One LIST with STATUS (LIST-STATUS where the server has it): one round trip for all folders. */
 export async function listMailboxes(client: ImapFlow): Promise<MailboxInfo[]> {
   const list = await client.list({ statusQuery: { messages: true, unseen: true } });
-  return list.map((m) => ({
+  return list.slice(0, MAX_FOLDERS).map((m) => ({
     path: m.path,
     name: m.name,
     delimiter: m.delimiter ?? "",

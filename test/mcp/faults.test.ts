@@ -136,3 +136,22 @@ describe("revocation during a call", () => {
     }
   });
 });
+
+describe("a hostile mail server", () => {
+  test("a 50 MB subject: a clear error, memory bounded, the next call and other tokens unaffected", async () => {
+    const bystander = await newClient(); // another token on the same server, connected before
+    expect((await recent(bystander)).isError).toBeFalsy();
+    const client = await newClient();
+    Bun.gc(true);
+    const before = process.memoryUsage().rss;
+    fake.script = () => ({ fetch: "huge-subject" });
+    const res = await recent(client);
+    const grown = process.memoryUsage().rss - before;
+    fake.script = () => ({});
+    expect(res.isError).toBe(true);
+    expect(textOf(res)).toMatch(/sent a response larger than this server accepts \(at most 20 MB\)/);
+    expect(grown).toBeLessThan(60 * 1024 * 1024); // unbounded, it held the 50 MB subject several times over
+    expect((await recent(client)).isError).toBeFalsy();
+    expect((await recent(bystander)).isError).toBeFalsy();
+  });
+});

@@ -7,8 +7,12 @@ export interface Script {
   /** Send the greeting (false: accept the TCP connection and stay silent). */
   greet?: boolean;
   login?: "ok" | "refuse" | "hang";
-  /** "ok-then-drop": answers the first FETCH, drops the connection on the second. */
-  fetch?: "ok" | "drop" | "hang" | "ok-then-drop";
+  /**
+   * "ok-then-drop": answers the first FETCH, drops the connection on the second. "huge-subject":
+   * answers with a subject literal of `hugeBytes` (default 50 MB), really sent, as a hostile server would.
+   */
+  fetch?: "ok" | "drop" | "hang" | "ok-then-drop" | "huge-subject";
+  hugeBytes?: number;
 }
 
 export interface FakeImap {
@@ -60,11 +64,23 @@ function handlers(script: Script): Record<string, Reply> {
         s.destroy();
         return true;
       }
+      if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024);
       s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map(fetchLine).join("") + `${tag} OK done\r\n`);
     },
     NOOP: (s, tag) => void s.write(`${tag} OK done\r\n`),
     LOGOUT: (s, tag) => { s.write(`* BYE bye\r\n${tag} OK done\r\n`); s.end(); },
   };
+}
+
+/** One FETCH answer whose ENVELOPE subject is a literal of `bytes` bytes, streamed 1 MB at a time. */
+async function sendHuge(s: Socket, tag: string, bytes: number): Promise<void> {
+  const addr = `(("Carol" NIL "carol" "example.net"))`;
+  s.write(`* 3 FETCH (UID 3 FLAGS () RFC822.SIZE 300 ENVELOPE ("Tue, 05 Mar 2024 10:00:00 +0000" {${bytes}}\r\n`);
+  const chunk = Buffer.alloc(1024 * 1024, "A");
+  for (let sent = 0; sent < bytes && !s.destroyed; sent += chunk.length) {
+    if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await new Promise((r) => s.once("drain", r).once("close", r));
+  }
+  if (!s.destroyed) s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge@example.test>"))\r\n${tag} OK done\r\n`);
 }
 
 /** Membership in an IMAP sequence set such as "2:3", "1,3" or "2:*" (UIDs equal sequence numbers here). */

@@ -1,6 +1,6 @@
 // list_mailboxes: every folder with its path (the handle the other tools take) and counts.
 import { z } from "zod";
-import { listMailboxes as list } from "../../mail/read.ts";
+import { listMailboxes as list, MAX_FOLDERS } from "../../mail/read.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 
@@ -30,6 +30,7 @@ export const listMailboxes = defineTool({
     const mailboxes = await ctx.withImap((client) => list(client));
     const text = mailboxes.map((m) =>
       `${m.path}${m.special_use ? ` (${m.special_use})` : ""}: ${m.messages ?? "?"} messages, ${m.unseen ?? "?"} unread`).join("\n");
-    return ok({ mailboxes }, text || "No folders.");
+    const more = mailboxes.length === MAX_FOLDERS ? `\n(Only the first ${MAX_FOLDERS} folders are listed.)` : "";
+    return ok({ mailboxes }, (text || "No folders.") + more);
   },
 });
