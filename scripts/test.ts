@@ -1,15 +1,21 @@
 // bun run test [bun test args…]: makes sure the real servers the integration tests need are
-// installed (Dovecot, and Chromium for the browser test), then runs `bun test`.
+// installed (Dovecot, Chromium for the browser tests, Postgres and haproxy for the cluster tests),
+// then runs `bun test`.
 // Nothing is mocked away: without Dovecot the suite would fail, so we install it, saying so.
 import { $ } from "bun";
 
-const NEEDED: Array<{ bin: string; pkg: string; why: string }> = [
+import { postgresBin } from "../test/support/postgres.ts";
+
+const NEEDED: Array<{ bin: string; pkg: string; why: string; present?: () => boolean }> = [
   { bin: "dovecot", pkg: "dovecot-imapd", why: "the IMAP server the integration tests run against" },
   { bin: "chromium", pkg: "chromium", why: "the headless browser that tests the setup form" },
+  { bin: "initdb", pkg: "postgresql", why: "the shared store of the multi-instance tests", present: () => postgresBin() !== null },
+  { bin: "haproxy", pkg: "haproxy", why: "the load balancer in front of the multi-instance tests" },
 ];
 
 async function ensureInstalled(): Promise<void> {
-  const missing = NEEDED.filter((n) => !Bun.which(n.bin, { PATH: `${process.env.PATH}:/usr/sbin:/usr/bin` }));
+  const found = (n: (typeof NEEDED)[number]) => n.present?.() ?? !!Bun.which(n.bin, { PATH: `${process.env.PATH}:/usr/sbin:/usr/bin` });
+  const missing = NEEDED.filter((n) => !found(n));
   if (missing.length === 0) return;
   for (const m of missing) console.log(`Installing ${m.pkg}: ${m.why} (apt-get)…`);
   const sudo = process.getuid?.() === 0 ? [] : Bun.which("sudo") ? ["sudo"] : null;

@@ -1,0 +1,70 @@
+// Debian's haproxy in front of several server instances, as an operator would run it: round robin,
+// no session affinity, long-lived SSE streams allowed. Foreground (-db), one per test file.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createConnection } from "node:net";
+import { freePort } from "./ports.ts";
+
+/** True when something accepts TCP connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection({ host: "127.0.0.1", port }, () => { s.destroy(); resolve(true); });
+    s.on("error", () => resolve(false));
+  });
+}
+
+export const HAPROXY_INSTALL_HINT =
+  'haproxy is not installed: run "apt-get install -y haproxy" (the test script does this for you: bun run test)';
+
+export interface Haproxy {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export function haproxyConfig(port: number, backends: number[]): string {
+  return [
+    "global",
+    "  maxconn 2000",
+    "defaults",
+    "  mode http",
+    "  timeout connect 2s",
+    "  timeout client 60s",
+    "  timeout server 60s",
+    "  timeout tunnel 1h", // a GET /mcp event stream lives long
+    "  option http-server-close", // each request picks a backend afresh: no affinity at all
+    "frontend mcp",
+    `  bind 127.0.0.1:${port}`,
+    "  default_backend instances",
+    "backend instances",
+    "  balance roundrobin",
+    "  option httpchk GET /health",
+    ...backends.map((p, i) => `  server i${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`),
+    "",
+  ].join("\n");
+}
+
+export async function startHaproxy(backends: number[]): Promise<Haproxy> {
+  const bin = Bun.which("haproxy", { PATH: `${process.env.PATH}:/usr/sbin` });
+  if (!bin) throw new Error(HAPROXY_INSTALL_HINT);
+  const dir = mkdtempSync(join(process.env.MAILBOX_TEST_TMPDIR ?? tmpdir(), "mailbox-mcp-haproxy-"));
+  const port = await freePort();
+  writeFileSync(join(dir, "haproxy.cfg"), haproxyConfig(port, backends));
+  const proc = Bun.spawn([bin, "-db", "-f", join(dir, "haproxy.cfg")], { stdout: "ignore", stderr: "pipe" });
+  const kill = () => { try { proc.kill("SIGKILL"); } catch {} };
+  process.on("exit", kill);
+  for (let i = 0; i < 100 && !(await listening(port)); i++) await Bun.sleep(20);
+  if (!(await listening(port))) {
+    kill();
+    throw new Error(`haproxy did not start: ${(await new Response(proc.stderr).text()).slice(-1000)}`);
+  }
+  return {
+    port,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      process.off("exit", kill);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
