@@ -15,6 +15,7 @@ import { mcpRoutes } from "./mcp-route.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
+import type { HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
@@ -28,6 +29,8 @@ export interface AppDeps {
   imap: ImapPool;
   /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
   sessions: SessionStore;
+  /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
+  timeouts?: HttpTimeouts;
 }
 
 export function createApp(deps: AppDeps) {

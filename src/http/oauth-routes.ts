@@ -3,7 +3,8 @@ import { Elysia, t } from "elysia";
 import { InvalidRequestError } from "../oauth/errors.ts";
 import { exchangeCode } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
-import { mediaType, parseLimitedBody } from "./form-body.ts";
+import { limitedBody, mediaType } from "./form-body.ts";
+import { timeoutsOf } from "./timeouts.ts";
 
 const optional = t.Optional(t.String());
 /** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
@@ -23,6 +24,7 @@ function tokenOf(body: unknown): string | null {
 const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
 
 export function oauthRoutes(deps: AppDeps) {
+  const parse = limitedBody(timeoutsOf(deps).formBodyMs);
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -37,7 +39,7 @@ export function oauthRoutes(deps: AppDeps) {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
       return exchangeCode(deps, body);
-    }, { body: TokenBody, parse: parseLimitedBody })
+    }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
       const type = mediaType(request);
@@ -49,5 +51,5 @@ export function oauthRoutes(deps: AppDeps) {
       const tokenId = token ? deps.grants.revokeToken(token) : null;
       if (tokenId) await deps.events.emitRevoked(tokenId);
       return { revoked: true };
-    }, { body: RevokeBody, parse: parseLimitedBody });
+    }, { body: RevokeBody, parse });
 }

@@ -8,26 +8,30 @@ import type { App } from "./app.ts";
 import { internalError, json } from "./errors.ts";
 import { pathOf, wellFormedHost } from "./host-header.ts";
 import { SECURITY_HEADERS } from "./security.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "./timeouts.ts";
 
 export interface ServeOptions {
   hostname: string;
   port: number;
   log: Logger;
+  /** The app's timeouts.idleSeconds (default 30). */
+  idleSeconds?: number;
 }
 
 const badHost = () =>
   json(400, { error: "invalid_request", error_description: "the Host header must be a host name or address, with an optional port" },
     { ...SECURITY_HEADERS, connection: "close" });
 
-export function serve(app: App, { hostname, port, log }: ServeOptions): Server<undefined> {
+export function serve(app: App, { hostname, port, log, idleSeconds = DEFAULT_HTTP_TIMEOUTS.idleSeconds }: ServeOptions): Server<undefined> {
   const server = Bun.serve({
     hostname,
     port,
     // Never Bun's development error page (stack, source lines, working directory), whatever
     // NODE_ENV says; a throw that escapes the app is answered by `error` below.
     development: false,
-    // An SSE stream may sit quiet for minutes between events; Bun's default 10 s would cut it.
-    idleTimeout: 0,
+    // A connection that sends nothing is closed; an authenticated /mcp request (tool call, SSE
+    // stream) lifts this for its own connection while it runs (idle-lift.ts).
+    idleTimeout: idleSeconds,
     // Elysia's default reusePort would let a second instance bind the same port silently.
     reusePort: false,
     // A backstop above the app's own limits (32 MB for /mcp, 64 KB for forms), which answer with

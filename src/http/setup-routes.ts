@@ -1,7 +1,8 @@
 // GET /oauth/authorize (validate, store the pending request, render the setup form) and
 // POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
 import { clientAddress } from "./client-address.ts";
-import { parseLimitedBody } from "./form-body.ts";
+import { limitedBody } from "./form-body.ts";
+import { timeoutsOf } from "./timeouts.ts";
 import { Elysia, t } from "elysia";
 import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
@@ -113,5 +114,5 @@ export function setupRoutes(deps: AppDeps) {
       purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body);
-    }, { body: ConnectBody, parse: parseLimitedBody });
+    }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
 }

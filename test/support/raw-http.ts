@@ -24,16 +24,26 @@ function parse(text: string): Pick<RawReply, "status" | "headers" | "body"> {
   return { status: status ? Number(status) : null, headers, body: end < 0 ? "" : text.slice(end + 4) };
 }
 
+export interface RawOptions {
+  /** Give up (and close) after this long; the reply then has `closed: false`. */
+  waitMs?: number;
+  /** After `request`, send one more byte of `drip.text` every `drip.everyMs` (a slow-drip body). */
+  drip?: { text: string; everyMs: number };
+  hostname?: string;
+}
+
 /** Writes `request` as is and collects the answer until the server closes or `waitMs` passes. */
-export function rawRequest(port: number, request: string, waitMs = 5000, hostname = "127.0.0.1"): Promise<RawReply> {
+export function rawRequest(port: number, request: string, { waitMs = 5000, drip, hostname = "127.0.0.1" }: RawOptions = {}): Promise<RawReply> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     let text = "";
     let done = false;
+    let dripper: ReturnType<typeof setInterval> | undefined;
     const finish = (closed: boolean, socket?: { end(): void }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearInterval(dripper);
       if (!closed) socket?.end();
       resolve({ text, ...parse(text), closed, ms: Math.round(performance.now() - t0) });
     };
@@ -42,7 +52,12 @@ export function rawRequest(port: number, request: string, waitMs = 5000, hostnam
     Bun.connect({
       hostname, port,
       socket: {
-        open(s) { sock = s; s.write(request); },
+        open(s) {
+          sock = s;
+          s.write(request);
+          let i = 0;
+          if (drip) dripper = setInterval(() => i < drip.text.length && s.write(drip.text[i++]!), drip.everyMs);
+        },
         data(_s, d) { text += d.toString("latin1"); },
         close() { finish(true); },
         error() { finish(true); },
