@@ -45,4 +45,10 @@ export const migrations: string[] = [
   CREATE INDEX codes_expiry ON codes(expires_at);
   CREATE INDEX tokens_expiry ON tokens(expires_at);
   `,
+  // 2: who opened each pending authorization (the client's limiter key, IPv6 by /64), so one client's
+  // share can be bounded and a full table can shed the biggest holder (docs/oauth.md §5).
+  `
+  ALTER TABLE pending_requests ADD COLUMN client_key TEXT;
+  CREATE INDEX pending_client ON pending_requests(client_key, expires_at);
+  `,
 ];

@@ -2,7 +2,6 @@
 // /oauth/connect, beyond the failed-login limit (connect.test.ts).
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../../src/http/app.ts";
-import { MAX_PENDING } from "../../src/http/setup-routes.ts";
 import { ATTEMPT_LIMIT, MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
 import { MailError } from "../../src/mail/types.ts";
 import { CONNECT_LIMIT } from "../../src/oauth/rate-limit.ts";
@@ -78,17 +77,5 @@ describe("failed-login limit under concurrency", () => {
     const ok = await Promise.all(Array.from({ length: 5 }, async () => postForm(app, "/oauth/connect", aliceFields(h, await ids()))));
     expect(ok.map((r) => r.status)).toEqual(Array(5).fill(303));
     expect((await postForm(app, "/oauth/connect", aliceFields(h, await ids()))).status).toBe(303);
-  });
-});
-
-describe("pending authorizations", () => {
-  test(`at most ${MAX_PENDING} are kept; then authorize answers 503 temporarily_unavailable`, async () => {
-    const { app, grants } = testApp();
-    for (let i = 0; i < MAX_PENDING; i++) {
-      grants.createPending({ redirectUri: "r", codeChallenge: "c", state: "s", resource: null }, 600_000);
-    }
-    const res = await authorize(app, authorizeQuery(newVerifier()), { accept: "application/json" });
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: "temporarily_unavailable" });
   });
 });
