@@ -157,5 +157,5 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const code = randomString(CODE_LENGTH);
   await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS);
   deps.log.info("mailbox connected", { provider: account.provider });
-  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state) };
+  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }
