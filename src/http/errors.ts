@@ -36,7 +36,7 @@ export function mapError(code: string | number, error: unknown, log: Logger, pat
   const cause = (error as { cause?: unknown } | null)?.cause;
   if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
   if (error instanceof OAuthError) {
-    return json(error.status, error.toJSON(), { "cache-control": "no-store" });
+    return json(error.status, error.toJSON(), { "cache-control": "no-store", ...error.headers });
   }
   if (error instanceof AppError) {
     return json(error.status, { error: error.code, error_description: error.message }, error.headers);

@@ -1,8 +1,11 @@
 // POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
 import { InvalidRequestError } from "../oauth/errors.ts";
-import { exchangeCode } from "../oauth/token-exchange.ts";
+import { throttled } from "../oauth/purge.ts";
+import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
+import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
+import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
 import { timeoutsOf } from "./timeouts.ts";
 
@@ -25,6 +28,8 @@ const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/to
 
 export function oauthRoutes(deps: AppDeps) {
   const parse = limitedBody(timeoutsOf(deps).formBodyMs);
+  const clientFailures = new FailureLimiter(deps.clock, CLIENT_AUTH_LIMIT);
+  const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -33,12 +38,14 @@ export function oauthRoutes(deps: AppDeps) {
       set.headers.pragma = "no-cache";
     })
     .as("global")
-    .post("/oauth/token", async ({ body, request }) => {
+    .post("/oauth/token", async ({ body, request, server }) => {
       // RFC 6749 §4.1.3: the request is application/x-www-form-urlencoded.
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      return exchangeCode(deps, body);
+      sweep();
+      const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
+      return exchangeCodeLimited({ ...deps, clientFailures }, body, key);
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.

@@ -10,7 +10,7 @@ import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
 
 export const TEST_CLIENT_ID = "test-client";
-export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
+export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
