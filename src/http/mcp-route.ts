@@ -14,6 +14,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
+import { plainRpcErrors } from "../mcp/plain-errors.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
@@ -104,6 +105,7 @@ async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, bo
     // keeps every answered request in the transport until the session ends (typescript-sdk#2559)
     // and leaves an in-flight POST hanging if the session closes under it.
   });
+  plainRpcErrors(transport);
   await server.connect(transport);
   const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
   if (!transport.sessionId) await server.close(); // rejected (e.g. 406): nothing to keep

@@ -72,11 +72,35 @@ export async function readJsonBody(request: Request, limit = MCP_BODY_LIMIT, dea
     return { error: rpcError(408, -32000, `Request Timeout: ${err.message}`, { connection: "close" }) };
   }
   if (text === null) return { error: tooLarge() };
+  let body: unknown;
   try {
-    return { body: JSON.parse(text) };
+    body = JSON.parse(text);
   } catch {
     return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON") };
   }
+  if (nestsDeeper(body, MAX_JSON_DEPTH)) {
+    return { error: rpcError(400, -32700, `Parse error: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`) };
+  }
+  return { body };
+}
+
+/**
+ * An MCP message nests a few levels (params.arguments.attachments[0].filename is 5). Much deeper
+ * ones made the SDK's recursive schema checks overflow the stack, and its answer carried
+ * "RangeError: Maximum call stack size exceeded." to the client.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Walked with an explicit stack: the check must not recurse either. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** An initialize request, alone or in a batch (the transport rejects a batch with more). */
