@@ -37,6 +37,8 @@ export interface Config extends Settings {
 
 type Env = Record<string, string | undefined>;
 
+export const MIN_CLIENT_SECRET = 32;
+
 const FLAGS: Record<string, string> = {
   "--base-url": "MAILBOX_MCP_BASE_URL",
   "--host": "MAILBOX_MCP_HOST",
@@ -117,7 +119,11 @@ export function parseSettings(args: string[], env: Env): Settings {
     if (!URL.canParse(uri)) throw new ConfigError("MAILBOX_MCP_EXTRA_REDIRECT_URIS", `"${uri}" is not an absolute URL`);
   }
   const secret = e.MAILBOX_MCP_CLIENT_SECRET || null;
-  if (secret !== null && secret.length < 16) throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", "must be at least 16 characters");
+  // The generated secret is 64 hex characters (256 bits); an operator's own must not be guessable
+  // either: 32 random characters is ≥ 190 bits even from a small alphabet.
+  if (secret !== null && secret.length < MIN_CLIENT_SECRET) {
+    throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", `must be at least ${MIN_CLIENT_SECRET} characters (make one with: openssl rand -hex 32)`);
+  }
   return {
     baseUrl,
     host,

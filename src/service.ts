@@ -4,6 +4,7 @@ import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
@@ -25,8 +26,9 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
   const events = new TokenEvents();
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
-  const app = createApp({ config, grants, clock, log, events, ...runtime });
-  const server = serve(app, { hostname: config.host, port: config.port, log });
+  const timeouts = DEFAULT_HTTP_TIMEOUTS;
+  const app = createApp({ config, grants, clock, log, events, ...runtime, timeouts });
+  const server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
 
   grants.purgeExpired();
   const purge = setInterval(() => {

@@ -35,6 +35,7 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_SECRET_KEY", { MAILBOX_MCP_SECRET_KEY: Buffer.alloc(16).toString("base64") }, []],
     ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
+    ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["--nope", {}, ["--nope", "1"]],
   ];
   for (const [key, env, args] of bad) {
@@ -85,7 +86,7 @@ describe("prepareDataDir", () => {
     const d = join(dir(), "cfg");
     const key = Buffer.alloc(32, 4).toString("base64");
     const c = prepareDataDir(parseSettings(["--data-dir", d], {
-      MAILBOX_MCP_CLIENT_ID: "my-client", MAILBOX_MCP_CLIENT_SECRET: "s".repeat(20), MAILBOX_MCP_SECRET_KEY: key,
+      MAILBOX_MCP_CLIENT_ID: "my-client", MAILBOX_MCP_CLIENT_SECRET: "s".repeat(32), MAILBOX_MCP_SECRET_KEY: key,
     }), "1", () => {});
     expect(c.clientId).toBe("my-client");
     expect(c.secretKey[0]).toBe(4);

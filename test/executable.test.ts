@@ -11,6 +11,7 @@ import { SECURITY_HEADERS } from "../src/http/security.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./support/app.ts";
 import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
+import { rawRequest } from "./support/raw-http.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -120,6 +121,17 @@ describe("the single executable", () => {
     const after = await fetch(`${base}/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  });
+
+  test("no or malformed Host: our 400 JSON with the security headers, never Bun's error page", async () => {
+    const port = Number(new URL(base).port);
+    for (const request of ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: a@b.com\r\n\r\n", "GET /mcp HTTP/1.1\r\nHost: evil.com/x\r\n\r\n"]) {
+      const reply = await rawRequest(port, request);
+      expect(reply.status).toBe(400);
+      expect(reply.headers["content-type"]).toBe("application/json; charset=utf-8");
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) expect(reply.headers[k]).toBe(v);
+      expect(reply.body.length).toBeLessThan(300);
+    }
   });
 
   test("stops on SIGTERM; its log has one line per request and no secret", async () => {

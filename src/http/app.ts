@@ -17,6 +17,7 @@ import { mcpRoutes } from "./mcp-route.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
+import type { HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +35,8 @@ export interface AppDeps {
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
   sendBudget: SendBudget;
+  /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
+  timeouts?: HttpTimeouts;
 }
 
 export function createApp(deps: AppDeps) {

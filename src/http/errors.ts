@@ -16,7 +16,7 @@ export class AppError extends Error {
   }
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json; charset=utf-8", ...headers },
@@ -36,7 +36,7 @@ export function mapError(code: string | number, error: unknown, log: Logger, pat
   const cause = (error as { cause?: unknown } | null)?.cause;
   if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
   if (error instanceof OAuthError) {
-    return json(error.status, error.toJSON(), { "cache-control": "no-store" });
+    return json(error.status, error.toJSON(), { "cache-control": "no-store", ...error.headers });
   }
   if (error instanceof AppError) {
     return json(error.status, { error: error.code, error_description: error.message }, error.headers);
@@ -50,5 +50,10 @@ export function mapError(code: string | number, error: unknown, log: Logger, pat
       return json(404, { error: "not_found", error_description: "no such endpoint" });
   }
   log.error("unhandled error", { path, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
-  return json(500, { error: "server_error", error_description: "internal error" });
+  return internalError();
+}
+
+/** The generic 500: nothing about the cause reaches the client (it is logged instead). */
+export function internalError(headers: Record<string, string> = {}): Response {
+  return json(500, { error: "server_error", error_description: "internal error" }, headers);
 }

@@ -1,7 +1,7 @@
 // The OAuth POST bodies (/oauth/connect, /oauth/token, /oauth/revoke) are read with a byte limit,
-// chunked uploads included (DESIGN §7: form bodies ≤ 64 KB); Elysia's own parser would read any
-// size. Used as those routes' `parse` option.
-import { readLimited } from "../mcp/body.ts";
+// chunked uploads included (DESIGN §7: form bodies ≤ 64 KB), and a deadline; Elysia's own parser
+// would read any size for any time. Used as those routes' `parse` option.
+import { BodyTimeout, readLimited } from "../mcp/body.ts";
 import { AppError } from "./errors.ts";
 
 const MAX_FORM_BYTES = 64 * 1024;
@@ -17,14 +17,25 @@ function formFields(text: string): Record<string, string | string[]> {
   return out;
 }
 
-/** A throw here reaches errors.ts as a PARSE error whose cause is TOO_LARGE. */
-export async function parseLimitedBody({ request }: { request: Request }): Promise<unknown> {
-  const type = mediaType(request);
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw TOO_LARGE;
-  if (type !== "application/x-www-form-urlencoded" && type !== "application/json") return ""; // the route refuses it
-  const text = await readLimited(request, MAX_FORM_BYTES);
-  if (text === null) throw TOO_LARGE;
-  return type === "application/json" ? JSON.parse(text) : formFields(text);
+/** RFC 9110 §15.5.9: 408, closing the connection (the rest of the body may still be on its way). */
+const tooSlow = (err: BodyTimeout) =>
+  new AppError(408, "invalid_request", err.message, { "cache-control": "no-store", connection: "close" });
+
+/** The routes' parser; a throw here reaches errors.ts as a PARSE error whose cause is the AppError. */
+export function limitedBody(deadlineMs: number) {
+  return async ({ request }: { request: Request }): Promise<unknown> => {
+    const type = mediaType(request);
+    if (Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES) throw TOO_LARGE;
+    if (type !== "application/x-www-form-urlencoded" && type !== "application/json") return ""; // the route refuses it
+    let text: string | null;
+    try {
+      text = await readLimited(request, MAX_FORM_BYTES, deadlineMs);
+    } catch (err) {
+      throw err instanceof BodyTimeout ? tooSlow(err) : err;
+    }
+    if (text === null) throw TOO_LARGE;
+    return type === "application/json" ? JSON.parse(text) : formFields(text);
+  };
 }
 
 export function mediaType(request: Request): string {

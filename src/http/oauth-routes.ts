@@ -1,9 +1,13 @@
 // POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
 import { InvalidRequestError } from "../oauth/errors.ts";
-import { exchangeCode } from "../oauth/token-exchange.ts";
+import { throttled } from "../oauth/purge.ts";
+import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
+import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
-import { mediaType, parseLimitedBody } from "./form-body.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitedBody, mediaType } from "./form-body.ts";
+import { timeoutsOf } from "./timeouts.ts";
 
 const optional = t.Optional(t.String());
 /** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
@@ -23,6 +27,9 @@ function tokenOf(body: unknown): string | null {
 const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
 
 export function oauthRoutes(deps: AppDeps) {
+  const parse = limitedBody(timeoutsOf(deps).formBodyMs);
+  const clientFailures = new FailureLimiter(deps.clock, CLIENT_AUTH_LIMIT);
+  const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -31,13 +38,15 @@ export function oauthRoutes(deps: AppDeps) {
       set.headers.pragma = "no-cache";
     })
     .as("global")
-    .post("/oauth/token", async ({ body, request }) => {
+    .post("/oauth/token", async ({ body, request, server }) => {
       // RFC 6749 §4.1.3: the request is application/x-www-form-urlencoded.
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      return exchangeCode(deps, body);
-    }, { body: TokenBody, parse: parseLimitedBody })
+      sweep();
+      const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
+      return exchangeCodeLimited({ ...deps, clientFailures }, body, key);
+    }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
       const type = mediaType(request);
@@ -49,5 +58,5 @@ export function oauthRoutes(deps: AppDeps) {
       const tokenId = token ? deps.grants.revokeToken(token) : null;
       if (tokenId) await deps.events.emitRevoked(tokenId);
       return { revoked: true };
-    }, { body: RevokeBody, parse: parseLimitedBody });
+    }, { body: RevokeBody, parse });
 }

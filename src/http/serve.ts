@@ -5,19 +5,33 @@ import type { Server } from "bun";
 import type { Logger } from "../log.ts";
 import { MCP_BODY_LIMIT } from "../mcp/body.ts";
 import type { App } from "./app.ts";
+import { internalError, json } from "./errors.ts";
+import { pathOf, wellFormedHost } from "./host-header.ts";
+import { SECURITY_HEADERS } from "./security.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "./timeouts.ts";
 
 export interface ServeOptions {
   hostname: string;
   port: number;
   log: Logger;
+  /** The app's timeouts.idleSeconds (default 30). */
+  idleSeconds?: number;
 }
 
-export function serve(app: App, { hostname, port, log }: ServeOptions): Server<undefined> {
+const badHost = () =>
+  json(400, { error: "invalid_request", error_description: "the Host header must be a host name or address, with an optional port" },
+    { ...SECURITY_HEADERS, connection: "close" });
+
+export function serve(app: App, { hostname, port, log, idleSeconds = DEFAULT_HTTP_TIMEOUTS.idleSeconds }: ServeOptions): Server<undefined> {
   const server = Bun.serve({
     hostname,
     port,
-    // An SSE stream may sit quiet for minutes between events; Bun's default 10 s would cut it.
-    idleTimeout: 0,
+    // Never Bun's development error page (stack, source lines, working directory), whatever
+    // NODE_ENV says; a throw that escapes the app is answered by `error` below.
+    development: false,
+    // A connection that sends nothing is closed; an authenticated /mcp request (tool call, SSE
+    // stream) lifts this for its own connection while it runs (idle-lift.ts).
+    idleTimeout: idleSeconds,
     // Elysia's default reusePort would let a second instance bind the same port silently.
     reusePort: false,
     // A backstop above the app's own limits (32 MB for /mcp, 64 KB for forms), which answer with
@@ -25,14 +39,18 @@ export function serve(app: App, { hostname, port, log }: ServeOptions): Server<u
     maxRequestBodySize: MCP_BODY_LIMIT + 8 * 1024 * 1024,
     async fetch(request) {
       const t0 = performance.now();
-      const response = await app.fetch(request);
+      const response = wellFormedHost(request) ? await app.fetch(request) : badHost();
       log.info("request", {
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathOf(request.url),
         status: response.status,
         ms: Math.round(performance.now() - t0),
       });
       return response;
+    },
+    error(error) {
+      log.error("unhandled error outside the app", { error: `${error.name}: ${error.message}` });
+      return internalError(SECURITY_HEADERS);
     },
   });
   // Elysia hands `server` to handlers (for requestIP); it sets it only in its own listen().

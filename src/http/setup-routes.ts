@@ -1,7 +1,8 @@
 // GET /oauth/authorize (validate, store the pending request, render the setup form) and
 // POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
 import { clientAddress } from "./client-address.ts";
-import { parseLimitedBody } from "./form-body.ts";
+import { limitedBody } from "./form-body.ts";
+import { timeoutsOf } from "./timeouts.ts";
 import { Elysia, t } from "elysia";
 import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
@@ -9,7 +10,8 @@ import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/con
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
-import { FailureLimiter } from "../oauth/rate-limit.ts";
+import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
+import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
 import { allowedRedirectUris, redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
@@ -34,16 +36,24 @@ export function prefersJson(accept: string | null): boolean {
   return json >= 0 && (html < 0 || json < html);
 }
 
-function authorizeError(request: Request, err: OAuthError): Response {
+function authorizeError(request: Request, err: OAuthError, extra: Record<string, string> = {}): Response {
   if (prefersJson(request.headers.get("accept"))) {
     return new Response(JSON.stringify(err.toJSON()), {
       status: err.status,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...extra },
     });
   }
   const nonce = newNonce();
-  const html = ErrorPage({ nonce, title: "This connection request is not valid", message: err.description, code: err.error });
-  return htmlResponse(html, err.status, contentSecurityPolicy(nonce, "none"));
+  const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
+  const html = ErrorPage({ nonce, title, message: err.description, code: err.error });
+  return htmlResponse(html, err.status, contentSecurityPolicy(nonce, "none"), extra);
+}
+
+/** 429 + Retry-After (RFC 6585 §4), never the form. */
+function tooManyAuthorizes(request: Request, retryAfter: number): Response {
+  const err = new OAuthError("temporarily_unavailable",
+    `Too many sign-ins were started from your network. Wait ${retryAfter} seconds, then try again.`, 429);
+  return authorizeError(request, err, { "retry-after": String(retryAfter) });
 }
 
 function setupPage(req: Pick<AuthorizeRequest, "redirectUri">, ids: { requestId: string; csrfToken: string },
@@ -75,25 +85,24 @@ function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Respon
   }
 }
 
-/** Pending authorizations kept at once (each lives 10 minutes). */
-export const MAX_PENDING = 10_000;
-
 export function setupRoutes(deps: AppDeps) {
   const { config, grants, clock, log } = deps;
   const allowed = allowedRedirectUris(config);
   const limiter = new FailureLimiter(clock);
   const attempts = new FailureLimiter(clock, ATTEMPT_LIMIT);
+  const authorizeLimits = { pending: grants, rate: new FailureLimiter(clock, AUTHORIZE_RATE), clock };
   // Expired rows go at most once a minute on the requests that create them (tests drive it with
   // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
   const purge = throttled(clock, 60_000, () => {
     grants.purgeExpired();
     limiter.sweep();
     attempts.sweep();
+    authorizeLimits.rate.sweep();
   });
   const connectDeps = { config, grants, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events };
 
   return new Elysia({ name: "setup" })
-    .get("/oauth/authorize", ({ request }) => {
+    .get("/oauth/authorize", ({ request, server }) => {
       purge();
       let req: AuthorizeRequest;
       try {
@@ -102,16 +111,16 @@ export function setupRoutes(deps: AppDeps) {
         if (err instanceof OAuthError) return authorizeError(request, err);
         throw err;
       }
-      // Each authorize stores a row; a flood of them is refused rather than stored (RFC 6749 §4.1.2.1).
-      if (grants.countPending() >= MAX_PENDING) {
-        return authorizeError(request, new OAuthError("temporarily_unavailable", "Too many sign-ins are in progress. Try again in a few minutes.", 503));
-      }
-      const ids = grants.createPending(req, PENDING_TTL_MS);
+      // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.
+      const key = clientKey(clientAddress(request, server, config.trustProxy));
+      const refused = admitAuthorize(authorizeLimits, key);
+      if (refused) return tooManyAuthorizes(request, refused.retryAfter);
+      const ids = grants.createPending(req, PENDING_TTL_MS, key);
       return setupPage(req, ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
       purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body);
-    }, { body: ConnectBody, parse: parseLimitedBody });
+    }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
 }

@@ -12,7 +12,7 @@ export class InFlight {
    * The answer `work` produces, or an error answer for `body`'s requests as soon as the token is
    * revoked, whichever comes first. A session closed under the call (empty answer) also gets one.
    */
-  async answer(tokenId: string, body: unknown, work: Promise<Response>): Promise<Response> {
+  async answer(tokenId: string, body: unknown, work: Promise<Response>, onAbandon: () => void = () => {}): Promise<Response> {
     let cancel!: () => void;
     const revoked = new Promise<"revoked">((resolve) => { cancel = () => resolve("revoked"); });
     const mine = this.waiting.get(tokenId) ?? new Set();
@@ -22,6 +22,7 @@ export class InFlight {
       const first = await Promise.race([work, revoked]);
       if (first === "revoked") {
         work.catch(() => {}); // its session is closing; what it says now goes nowhere
+        onAbandon();
         return errorAnswer(body, "The access token was revoked while this call ran: reconnect the mailbox.");
       }
       if (first.status === 200 && first.body === null && requestIds(body).length) {

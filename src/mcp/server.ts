@@ -10,6 +10,7 @@ import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
+import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 
@@ -43,6 +44,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     server.registerTool(tool.name, tool.config as never, ((args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }) =>
       runTool(deps, tool, args, extra)) as never);
   }
+  plainToolErrors(server);
   return server;
 }
 
@@ -66,7 +68,8 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, tokenId: string, signa
   return {
     tokenId,
     scopes: auth.scopes,
-    withImap: (fn, options) => deps.imap.withClient(tokenId, account, fn, options),
+    // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
+    withImap: (fn, options) => deps.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     log: deps.log,

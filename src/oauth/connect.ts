@@ -8,7 +8,7 @@ import { randomString } from "../store/crypto.ts";
 import type { GrantStore, PendingRequest } from "../store/grants.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
-import { connectKeys, type FailureLimiter } from "./rate-limit.ts";
+import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 import type { TokenEvents } from "./token-events.ts";
 
@@ -27,9 +27,9 @@ export interface ConnectDeps {
   grants: GrantStore;
   log: Logger;
   /** Failed logins: 5 per 15 minutes per client, mailbox and login (DESIGN §3). */
-  limiter: FailureLimiter;
+  limiter: Limiter;
   /** Every mail-server attempt per client, whatever its outcome (ATTEMPT_LIMIT). */
-  attempts: FailureLimiter;
+  attempts: Limiter;
   /** Live IMAP checks running now, across all clients. */
   inflight: { count: number };
   verify: VerifyLogin;
@@ -91,36 +91,62 @@ async function plaintextProblem(deps: ConnectDeps, account: MailAccount): Promis
   return null;
 }
 
-/** Whether this attempt may go to the mail server now; the refusal to show when not. */
-function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): ConnectOutcome | null {
-  const retryAfter = Math.max(deps.limiter.retryAfter(keys), deps.attempts.retryAfter(keys.slice(0, 1)));
-  if (retryAfter > 0) {
-    return form(pending, 429, `Too many sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
-  }
-  if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
-    return form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5);
-  }
-  return null;
+/** The slots one admitted attempt holds until it knows its outcome. */
+interface Admission {
+  failure: Slot;
+  attempt: Slot;
 }
 
-/** The live IMAP login; a rejected login counts toward the failure limit, every attempt toward the attempt limit. */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, keys: string[], pending: PendingRequest): Promise<ConnectOutcome | null> {
-  deps.attempts.recordFailure(keys.slice(0, 1));
-  deps.inflight.count++;
+const tooMany = (pending: PendingRequest, retryAfter: number) =>
+  form(pending, 429, `Too many sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
+
+/**
+ * Whether this attempt may go to the mail server; if so its slots are taken now, before anything
+ * is awaited. Checking first and counting after the login let 12 concurrent wrong passwords all
+ * reach the mail server past a limit of 5.
+ */
+function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Admission | { refused: ConnectOutcome } {
+  const failure = deps.limiter.reserve(keys);
+  if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
+  const attempt = deps.attempts.reserve(keys.slice(0, 1));
+  if ("retryAfter" in attempt) {
+    failure.release();
+    return { refused: tooMany(pending, attempt.retryAfter) };
+  }
+  if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
+    failure.release();
+    attempt.release();
+    return { refused: form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5) };
+  }
+  return { failure, attempt };
+}
+
+/**
+ * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
+ * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
+ */
+async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
   try {
     await deps.verify(account);
+    slots.failure.release();
     return null;
   } catch (err) {
+    if (!(err instanceof MailError) || err.kind !== "auth") slots.failure.release();
     if (!(err instanceof MailError)) throw err;
     deps.log.warn("mailbox login failed", { provider: account.provider, kind: err.kind });
-    if (err.kind === "auth") {
-      deps.limiter.recordFailure(keys);
-      return form(pending, 401, err.message);
-    }
-    return form(pending, 502, err.message);
-  } finally {
-    deps.inflight.count--;
+    return form(pending, err.kind === "auth" ? 401 : 502, err.message);
   }
+}
+
+/** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
+async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+  const problem = (await plaintextProblem(deps, account)) ?? (await privateHostProblem(deps, account));
+  if (problem) {
+    slots.failure.release();
+    slots.attempt.release(); // never reached a mail server
+    return form(pending, problem.status, problem.message);
+  }
+  return tryLogin(deps, account, slots, pending);
 }
 
 /**
@@ -143,13 +169,18 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
-  const refused = admit(deps, keys, pending);
-  if (refused) return refused;
-  const clear = await plaintextProblem(deps, account);
-  if (clear) return form(pending, clear.status, clear.message);
-  const hostProblem = await privateHostProblem(deps, account);
-  if (hostProblem) return form(pending, hostProblem.status, hostProblem.message);
-  const failed = await tryLogin(deps, account, keys, pending);
+  const admitted = admit(deps, keys, pending);
+  if ("refused" in admitted) return admitted.refused;
+  deps.inflight.count++;
+  let failed: ConnectOutcome | null;
+  try {
+    failed = await checkAndLogin(deps, account, admitted, pending);
+  } catch (err) {
+    admitted.failure.release();
+    throw err;
+  } finally {
+    deps.inflight.count--;
+  }
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
   const owner = { clientId: deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
@@ -157,5 +188,5 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
-  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state) };
+  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }

@@ -15,6 +15,8 @@ export function serverMetadata(baseUrl: string) {
     // Exactly one method: clients fall back to client_secret_basic otherwise (DESIGN §2).
     token_endpoint_auth_methods_supported: ["client_secret_post"],
     scopes_supported: SCOPES,
+    // RFC 9207 §3: every authorization response carries `iss` (redirects.ts).
+    authorization_response_iss_parameter_supported: true,
   };
 }
 

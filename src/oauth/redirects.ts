@@ -20,12 +20,15 @@ export function isAllowedRedirect(allowed: Set<string>, uri: string): boolean {
 
 /**
  * RFC 6749 §4.1.2: the redirect carries `code` and the unchanged `state`, added to the URI's existing
- * query (§3.1.2 allows a query component, which must be retained).
+ * query (§3.1.2 allows a query component, which must be retained). RFC 9207 §2: and `iss`, our issuer
+ * identifier, so a client that uses one callback for many servers (hosted clients do) can tell
+ * which server answered: the mix-up defence of RFC 9700 §4.4.
  */
-export function successRedirect(redirectUri: string, code: string, state: string): string {
+export function successRedirect(redirectUri: string, code: string, state: string, issuer: string): string {
   const url = new URL(redirectUri);
   url.searchParams.set("code", code);
   url.searchParams.set("state", state);
+  url.searchParams.set("iss", issuer);
   return url.href;
 }
 

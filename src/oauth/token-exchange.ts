@@ -5,13 +5,22 @@ import { randomHex, safeEqual } from "../store/crypto.ts";
 import type { CodeRecord, GrantStore } from "../store/grants.ts";
 import type { Clock } from "../clock.ts";
 import {
-  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, UnsupportedGrantTypeError,
+  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError,
 } from "./errors.ts";
 import { resourceUrl, SCOPE } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
+import type { Limiter } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
 
 export const TOKEN_TTL_SECONDS = 2_592_000; // SPEC: 30 days
+
+/**
+ * Failed client authentications per client address (IPv6 by /64) before the token endpoint answers
+ * 429 to that address: guessing a 32+ character secret is hopeless anyway, so this bounds the noise
+ * and work of trying, and is loose enough that a client sharing an address with a misconfigured one
+ * is rarely refused (docs/oauth.md §5).
+ */
+export const CLIENT_AUTH_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 export interface TokenFields {
   grant_type?: string;
@@ -91,4 +100,26 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
   const issued = await deps.grants.redeemCode(f.code, record, token, SCOPE, TOKEN_TTL_SECONDS * 1000);
   if (!issued) return refuseReplay(deps, record); // lost a race with another exchange of the same code
   return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: SCOPE };
+}
+
+/**
+ * exchangeCode behind CLIENT_AUTH_LIMIT for `clientKey`: the slot is reserved first (so concurrent
+ * guesses cannot race past the limit) and kept only when client authentication failed.
+ */
+export async function exchangeCodeLimited(deps: ExchangeDeps & { clientFailures: Limiter }, f: TokenFields, clientKey: string): Promise<TokenResponse> {
+  const slot = deps.clientFailures.reserve([clientKey]);
+  if ("retryAfter" in slot) {
+    throw new OAuthError("temporarily_unavailable",
+      `Too many failed client authentications from this address. Wait ${slot.retryAfter} seconds, then try again.`, 429,
+      { "retry-after": String(slot.retryAfter) });
+  }
+  let issued: TokenResponse;
+  try {
+    issued = await exchangeCode(deps, f);
+  } catch (err) {
+    if (!(err instanceof InvalidClientError)) slot.release();
+    throw err;
+  }
+  slot.release();
+  return issued;
 }

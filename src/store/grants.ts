@@ -53,14 +53,16 @@ export class GrantStore {
     private readonly clock: Clock,
   ) {}
 
-  createPending(req: NewPending, ttlMs: number): { requestId: string; csrfToken: string } {
+  /** `clientKey`: who asked (the client's limiter key), so one client's share can be counted. */
+  createPending(req: NewPending, ttlMs: number, clientKey: string | null = null): { requestId: string; csrfToken: string } {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
     this.db
-      .query(`INSERT INTO pending_requests VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp)`)
+      .query(`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key)
+              VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client)`)
       .run({
         id: hashSecret(requestId), csrf: hashSecret(csrfToken), redirect: req.redirectUri,
-        challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs,
+        challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs, client: clientKey,
       });
     return { requestId, csrfToken };
   }
@@ -70,6 +72,34 @@ export class GrantStore {
     return this.db
       .query<{ n: number }, [number]>(`SELECT COUNT(*) AS n FROM pending_requests WHERE expires_at > ?`)
       .get(this.clock())!.n;
+  }
+
+  /** How many unexpired pending requests one client holds, and when the first of them expires. */
+  pendingHeldBy(clientKey: string): { count: number; firstExpiry: number | null } {
+    return this.db
+      .query<{ count: number; firstExpiry: number | null }, [string, number]>(
+        `SELECT COUNT(*) AS count, MIN(expires_at) AS firstExpiry FROM pending_requests WHERE client_key IS ? AND expires_at > ?`,
+      )
+      .get(clientKey, this.clock())!;
+  }
+
+  /** The client holding the most unexpired pending requests (null key: rows without one), or null when none. */
+  topPendingHolder(): { clientKey: string | null; count: number } | null {
+    const row = this.db
+      .query<{ clientKey: string | null; count: number }, [number]>(
+        `SELECT client_key AS clientKey, COUNT(*) AS count FROM pending_requests WHERE expires_at > ?
+          GROUP BY client_key ORDER BY count DESC LIMIT 1`,
+      )
+      .get(this.clock());
+    return row ?? null;
+  }
+
+  /** Deletes the client's pending request that expires first. */
+  dropOldestPending(clientKey: string | null): void {
+    this.db
+      .query(`DELETE FROM pending_requests WHERE id_hash =
+                (SELECT id_hash FROM pending_requests WHERE client_key IS ? ORDER BY expires_at LIMIT 1)`)
+      .run(clientKey);
   }
 
   /** The unexpired pending request, or null. */

@@ -45,11 +45,17 @@ export const migrations: string[] = [
   CREATE INDEX codes_expiry ON codes(expires_at);
   CREATE INDEX tokens_expiry ON tokens(expires_at);
   `,
-  // Who a grant is for (keyed HMAC of client id + mailbox login, never the login in clear), so a
+  // 2: who a grant is for (keyed HMAC of client id + mailbox login, never the login in clear), so a
   // new connect can replace the older grants of the same login and client (oauth/connect.ts).
   // Grants made before this migration have none and are never replaced.
   `
   ALTER TABLE grants ADD COLUMN owner_key TEXT;
   CREATE INDEX grants_owner ON grants(owner_key, created_at);
+  `,
+  // 3: who opened each pending authorization (the client's limiter key, IPv6 by /64), so one client's
+  // share can be bounded and a full table can shed the biggest holder (docs/oauth.md §5).
+  `
+  ALTER TABLE pending_requests ADD COLUMN client_key TEXT;
+  CREATE INDEX pending_client ON pending_requests(client_key, expires_at);
   `,
 ];

@@ -2,10 +2,11 @@
 // /oauth/connect, beyond the failed-login limit (connect.test.ts).
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../../src/http/app.ts";
-import { MAX_PENDING } from "../../src/http/setup-routes.ts";
 import { ATTEMPT_LIMIT, MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
 import { MailError } from "../../src/mail/types.ts";
+import { CONNECT_LIMIT } from "../../src/oauth/rate-limit.ts";
 import { freePort } from "../support/dovecot.ts";
+import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
@@ -32,15 +33,18 @@ describe("connect attempt limits", () => {
 
   test(`at most ${MAX_INFLIGHT_LOGINS} live checks at once; the next is 503 with Retry-After`, async () => {
     const h = await getHarness();
-    const deps = testDeps();
+    const deps = testDeps({ trustProxy: true });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     // Fault injection: a mail server that does not answer until released.
     const app = createApp({ ...deps, verifyLogin: async () => { await gate; throw new MailError("timeout", "slow"); } });
     const ids = await start(app);
-    const stuck = Array.from({ length: MAX_INFLIGHT_LOGINS }, () => postForm(app, "/oauth/connect", aliceFields(h, ids)));
+    // Each from its own address and login, so only the global bound can refuse them.
+    const attempt = (i: number) => postForm(app, "/oauth/connect", aliceFields(h, ids, { email: `u${i}@example.test`, username: `u${i}` }),
+      { "x-forwarded-for": `198.51.100.${i}` });
+    const stuck = Array.from({ length: MAX_INFLIGHT_LOGINS }, (_, i) => attempt(i));
     await Bun.sleep(20);
-    const busy = await postForm(app, "/oauth/connect", aliceFields(h, ids));
+    const busy = await attempt(200);
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe("5");
     release();
@@ -48,14 +52,30 @@ describe("connect attempt limits", () => {
   });
 });
 
-describe("pending authorizations", () => {
-  test(`at most ${MAX_PENDING} are kept; then authorize answers 503 temporarily_unavailable`, async () => {
-    const { app, grants } = testApp();
-    for (let i = 0; i < MAX_PENDING; i++) {
-      grants.createPending({ redirectUri: "r", codeChallenge: "c", state: "s", resource: null }, 600_000);
+describe("failed-login limit under concurrency", () => {
+  test(`12 concurrent wrong passwords: at most ${CONNECT_LIMIT.max} reach the mail server, the rest are 429`, async () => {
+    const fake = await startFakeImap(() => ({ login: "refuse" }));
+    try {
+      const h = await getHarness();
+      const { app } = testApp();
+      const ids = await start(app);
+      const fields = aliceFields(h, ids, { imap_host: fake.host, imap_port: String(fake.port), password: "wrong" });
+      const statuses = (await Promise.all(Array.from({ length: 12 }, () => postForm(app, "/oauth/connect", fields)))).map((r) => r.status);
+      expect(fake.connections).toBeLessThanOrEqual(CONNECT_LIMIT.max);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(fake.connections);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(12 - fake.connections);
+    } finally {
+      await fake.stop();
     }
-    const res = await authorize(app, authorizeQuery(newVerifier()), { accept: "application/json" });
-    expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ error: "temporarily_unavailable" });
+  });
+
+  test("a slot held by a login in flight is given back when that login succeeds", async () => {
+    const h = await getHarness();
+    const { app } = testApp();
+    const ids = () => start(app);
+    // Five right passwords at once: none fails, so a sixth afterwards is not refused.
+    const ok = await Promise.all(Array.from({ length: 5 }, async () => postForm(app, "/oauth/connect", aliceFields(h, await ids()))));
+    expect(ok.map((r) => r.status)).toEqual(Array(5).fill(303));
+    expect((await postForm(app, "/oauth/connect", aliceFields(h, await ids()))).status).toBe(303);
   });
 });

@@ -30,6 +30,7 @@ describe("POST /oauth/connect", () => {
     expect(location.origin + location.pathname).toBe(REDIRECT);
     expect(location.searchParams.get("code")).toMatch(/^[A-Za-z0-9]{48}$/);
     expect(location.searchParams.get("state")).toBe(state);
+    expect(location.searchParams.get("iss")).toBe("http://localhost"); // RFC 9207 §2: the issuer, byte for byte
   });
 
   test("the request is single-use: a second submit finds it gone", async () => {

@@ -42,6 +42,7 @@ describe("discovery", () => {
       const body = (await (await get(path)).json()) as Record<string, unknown>;
       expect(body).toMatchObject(meta);
       expect(body.scopes_supported).toEqual(["email:read", "email:write"]);
+      expect(body.authorization_response_iss_parameter_supported).toBe(true); // RFC 9207 §3
     });
   }
   for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {

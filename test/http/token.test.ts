@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
+import { CLIENT_AUTH_LIMIT } from "../../src/oauth/token-exchange.ts";
 import { newVerifier, obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
 
 const INVALID_GRANT = "The authorization code is invalid, expired, or failed PKCE verification";
@@ -105,6 +106,36 @@ describe("POST /oauth/token errors", () => {
     const empty = await app.handle(new Request("http://localhost/oauth/token", { method: "POST" }));
     expect(empty.status).toBe(400);
     expect(empty.headers.get("cache-control")).toBe("no-store");
+  });
+});
+
+describe(`failed client authentication: ${CLIENT_AUTH_LIMIT.max} per 15 minutes per client address`, () => {
+  test("then 429 with Retry-After for that address, even with the right secret; other addresses unaffected", async () => {
+    const h = await getHarness();
+    const { app, clock } = testApp({ trustProxy: true });
+    const { code, verifier } = await obtainCode(app, h);
+    const as = (ip: string, fields: Record<string, string>) => postForm(app, "/oauth/token", fields, { "x-forwarded-for": ip });
+    const wrong = tokenFields(code, verifier, { client_secret: "guess".repeat(8) });
+    for (let i = 0; i < CLIENT_AUTH_LIMIT.max; i++) await expectError(await as("203.0.113.9", wrong), 401, "invalid_client");
+    const blocked = await as("203.0.113.9", tokenFields(code, verifier));
+    await expectError(blocked, 429, "temporarily_unavailable");
+    expect(Number(blocked.headers.get("retry-after"))).toBe(15 * 60);
+    await expectError(await as("2001:db8::1", wrong), 401, "invalid_client");
+    clock.advance(CLIENT_AUTH_LIMIT.windowMs);
+    await expectError(await as("203.0.113.9", wrong), 401, "invalid_client"); // counted again, not refused
+  });
+
+  test("only failed client authentication counts, and concurrent guesses cannot race past the limit", async () => {
+    const h = await getHarness();
+    const { app } = testApp({ trustProxy: true });
+    const { code, verifier } = await obtainCode(app, h);
+    for (let i = 0; i < CLIENT_AUTH_LIMIT.max + 5; i++) {
+      await expectError(await token(app, tokenFields(code, verifier, { code_verifier: newVerifier() })), 400, "invalid_grant");
+    }
+    const wrong = tokenFields(code, verifier, { client_secret: "guess".repeat(8) });
+    const statuses = (await Promise.all(Array.from({ length: 15 }, () => token(app, wrong)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(CLIENT_AUTH_LIMIT.max);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
   });
 });
 

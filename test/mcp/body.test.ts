@@ -1,7 +1,7 @@
 // src/mcp/body.ts: a declared body is read whole, a chunked one within the limit; and sendWhole, which
 // sends a finished SSE answer in one piece but lets a stream that is still open stream on.
 import { describe, expect, test } from "bun:test";
-import { readLimited, sendWhole } from "../../src/mcp/body.ts";
+import { BodyTimeout, primeSse, readLimited, sendWhole } from "../../src/mcp/body.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const sse = (body: ReadableStream<Uint8Array>) => new Response(body, { headers: { "content-type": "text/event-stream", "mcp-session-id": "s" } });
@@ -17,6 +17,35 @@ describe("readLimited", () => {
     const req = (parts: string[]) => new Request("http://x/", { method: "POST", body: new ReadableStream({ start(c) { parts.forEach((p) => c.enqueue(enc(p))); c.close(); } }) });
     expect(await readLimited(req(["ab", "cd"]), 10)).toBe("abcd");
     expect(await readLimited(req(["abcdef", "ghijk"]), 10)).toBeNull();
+  });
+});
+
+describe("readLimited deadline", () => {
+  test("a body that does not arrive in time is a BodyTimeout", async () => {
+    const req = new Request("http://x/", { method: "POST", body: new ReadableStream({ start(c) { c.enqueue(enc("ab")); } }) });
+    await expect(readLimited(req, 10, 20)).rejects.toBeInstanceOf(BodyTimeout);
+  });
+});
+
+describe("onEnd (the idle timeout is put back when the answer is over)", () => {
+  test("once, when a complete answer is sent, a stream ends, or the client cancels", async () => {
+    let n = 0;
+    await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc("a")); c.close(); } })), () => n++);
+    expect(n).toBe(1);
+    let ctl!: ReadableStreamDefaultController<Uint8Array>;
+    const open = await sendWhole(sse(new ReadableStream({ start(c) { ctl = c; c.enqueue(enc("a")); } })), () => n++);
+    expect(n).toBe(1);
+    ctl.close();
+    await open.text();
+    expect(n).toBe(2);
+    const stream = primeSse(sse(new ReadableStream({ start(c) { c.enqueue(enc("e")); } })), () => n++);
+    const reader = stream.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await reader.cancel().catch(() => {});
+    expect(n).toBe(3);
+    primeSse(new Response(null, { status: 404 }), () => n++);
+    expect(n).toBe(4);
   });
 });
 

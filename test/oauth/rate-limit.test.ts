@@ -38,7 +38,7 @@ describe("failed-login limiter (5 per 15 minutes per key)", () => {
     limiter.recordFailure(["k"]);
     clock.advance(15 * 60_000);
     limiter.sweep();
-    expect((limiter as unknown as { failures: Map<string, number[]> }).failures.size).toBe(0);
+    expect((limiter as unknown as { events: Map<string, number[]> }).events.size).toBe(0);
   });
 
   test("changing the address field does not dodge the limit on the login actually tried", () => {
@@ -53,5 +53,27 @@ describe("failed-login limiter (5 per 15 minutes per key)", () => {
     for (let i = 1; i <= 5; i++) limiter.recordFailure(connectKeys(`2001:db8:1:2::${i}`, login(`u${i}@x.test`)));
     expect(limiter.retryAfter(connectKeys("2001:0db8:0001:0002:ffff::9", login("fresh@x.test")))).toBeGreaterThan(0);
     expect(limiter.retryAfter(connectKeys("2001:db8:1:3::1", login("fresh@x.test")))).toBe(0);
+  });
+
+  test("reserve: check and count in one step; a released slot is as if never taken", () => {
+    const clock = manualClock();
+    const limiter = new FailureLimiter(clock);
+    const slots = Array.from({ length: 5 }, () => limiter.reserve(["k"]));
+    expect(slots.every((s) => "release" in s)).toBe(true);
+    expect(limiter.reserve(["k"])).toEqual({ retryAfter: 15 * 60 });
+    (slots[0] as { release(): void }).release();
+    (slots[0] as { release(): void }).release(); // twice is once
+    const sixth = limiter.reserve(["k"]);
+    expect("release" in sixth).toBe(true);
+    expect("retryAfter" in limiter.reserve(["k"])).toBe(true);
+  });
+
+  test("reserve takes every key or none", () => {
+    const limiter = new FailureLimiter(manualClock());
+    for (let i = 0; i < 5; i++) limiter.recordFailure(["full"]);
+    expect("retryAfter" in limiter.reserve(["free", "full"])).toBe(true);
+    expect(limiter.retryAfter(["free"])).toBe(0);
+    for (let i = 0; i < 4; i++) limiter.reserve(["free"]);
+    expect(limiter.retryAfter(["free"])).toBe(0);
   });
 });

@@ -29,11 +29,12 @@ describe("redirect allowlist", () => {
     expect(isAllowedRedirect(allowed, uri)).toBe(false);
   });
 
-  test("success redirect keeps the existing query and adds code and state", () => {
-    const url = new URL(successRedirect("https://a.example/cb?keep=1", "CODE", "s t&x=<y>"));
+  test("success redirect keeps the existing query and adds code, state and iss (RFC 9207)", () => {
+    const url = new URL(successRedirect("https://a.example/cb?keep=1", "CODE", "s t&x=<y>", "https://mail.example"));
     expect(url.searchParams.get("keep")).toBe("1");
     expect(url.searchParams.get("code")).toBe("CODE");
     expect(url.searchParams.get("state")).toBe("s t&x=<y>");
+    expect(url.searchParams.get("iss")).toBe("https://mail.example");
   });
 
   test("origin and host of a redirect", () => {

@@ -22,7 +22,8 @@ let redirect = REDIRECT;
 
 /** Playwright's route() does not see the request that follows a redirect, so a real server answers it. */
 async function startCallback(): Promise<string[]> {
-  const fetch = () => new Response("callback reached", { headers: { "content-type": "text/plain" } });
+  // HTML, so the same server can also play the client's page that opens the setup form in a popup.
+  const fetch = () => new Response("<!doctype html><title>client</title><body>callback reached</body>", { headers: { "content-type": "text/html" } });
   try {
     callbackServer = Bun.serve({ port: 6274, hostname: "127.0.0.1", fetch });
     return [];
@@ -91,6 +92,27 @@ describe("setup form in headless Chromium", () => {
     expect(cspErrors).toEqual([]);
     // The code from the browser flow is a real one.
     expect((await postForm(server.app, "/oauth/token", tokenFields(code, verifier, { redirect_uri: redirect }))).status).toBe(200);
+    await context.close();
+  }, 60_000);
+
+  // Popup-based clients (ChatGPT's connector flow, others) poll popup.closed and may wait for a
+  // message through window.opener. Any Cross-Origin-Opener-Policy but unsafe-none on the setup page
+  // would sever that handle for good (the popup reads as closed at once): docs/decisions.md.
+  test("a client that opens the setup page in a popup keeps its handle on it through the callback", async () => {
+    const context = await browser.newContext();
+    const client = await context.newPage();
+    await client.goto(new URL("/client", redirect).href);
+    const url = `${base}/oauth/authorize?${authorizeQuery(newVerifier(), { redirect_uri: redirect })}`;
+    const [popup] = await Promise.all([
+      context.waitForEvent("page"),
+      client.evaluate((u) => { (window as unknown as { w: Window | null }).w = window.open(u, "auth", "width=600,height=700"); }, url),
+    ]);
+    await popup.waitForSelector("#connect");
+    expect(await client.evaluate(() => (window as unknown as { w: Window }).w.closed)).toBe(false);
+    await fillCustom(popup, h.dovecot.users.alice.pass);
+    await Promise.all([popup.waitForURL((u) => u.href.startsWith(redirect + "?")), popup.click("#connect")]);
+    expect(await popup.evaluate(() => window.opener !== null)).toBe(true);
+    expect(await client.evaluate(() => (window as unknown as { w: Window }).w.closed)).toBe(false);
     await context.close();
   }, 60_000);
 

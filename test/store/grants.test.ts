@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { manualClock } from "../../src/clock.ts";
-import { openDatabase } from "../../src/store/db.ts";
+import { Database } from "bun:sqlite";
+import { migrate, openDatabase } from "../../src/store/db.ts";
+import { migrations } from "../../src/store/migrations.ts";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { GrantStore } from "../../src/store/grants.ts";
-import { migrations } from "../../src/store/migrations.ts";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -38,6 +39,33 @@ describe("GrantStore", () => {
     const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table'").all();
     expect(sql.length).toBe(4);
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
+  });
+
+  test("a version-1 store upgrades: its pending requests stay usable, without a client key", () => {
+    const db = new Database(":memory:", { strict: true });
+    db.exec(migrations[0]!);
+    db.exec("PRAGMA user_version = 1");
+    db.query("INSERT INTO pending_requests VALUES (?, ?, 'r', 'c', 's', NULL, ?)").run(hashSecret("old"), hashSecret("csrf"), Date.now() + MIN);
+    migrate(db);
+    const store = new GrantStore(db, master, manualClock());
+    expect(store.getPending("old")).not.toBeNull();
+    expect(store.topPendingHolder()).toEqual({ clientKey: null, count: 1 });
+  });
+
+  test("pending requests per client: counted, the biggest holder found, its oldest dropped", () => {
+    const { store, clock } = setup();
+    const p = { redirectUri: "r", codeChallenge: "c", state: "s", resource: null };
+    store.createPending(p, 10 * MIN, "ip:a");
+    clock.advance(MIN);
+    store.createPending(p, 10 * MIN, "ip:a");
+    store.createPending(p, 10 * MIN, "ip:b");
+    expect(store.pendingHeldBy("ip:a")).toEqual({ count: 2, firstExpiry: clock() - MIN + 10 * MIN });
+    expect(store.pendingHeldBy("ip:c")).toEqual({ count: 0, firstExpiry: null });
+    expect(store.topPendingHolder()).toEqual({ clientKey: "ip:a", count: 2 });
+    store.dropOldestPending("ip:a");
+    expect(store.pendingHeldBy("ip:a")).toEqual({ count: 1, firstExpiry: clock() + 10 * MIN });
+    clock.advance(10 * MIN);
+    expect(store.pendingHeldBy("ip:b").count).toBe(0); // expired rows do not count
   });
 
   test("pending requests expire after their TTL and are consumed by a code", async () => {

@@ -13,7 +13,7 @@ import { SendBudget } from "../../src/mcp/send-budget.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
 
 export const TEST_CLIENT_ID = "test-client";
-export const TEST_CLIENT_SECRET = "test-client-secret-0123456789";
+export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {

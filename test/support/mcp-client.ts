@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.ts";
 import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
+import type { HttpTimeouts } from "../../src/http/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ImapPool, type PoolOptions } from "../../src/mail/imap-pool.ts";
 import { closeAllSmtp } from "../../src/mail/smtp.ts";
@@ -22,12 +23,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const base = testDeps({ baseUrl, port, ...opts.config }, opts.limits);
-  const deps = { ...base, imap: new ImapPool(base.clock, base.log, opts.pool) };
-  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger });
+  const deps = { ...base, imap: new ImapPool(base.clock, base.log, opts.pool), timeouts: opts.timeouts };
+  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: opts.timeouts?.idleSeconds });
   return {
     deps,
     baseUrl,

@@ -1,0 +1,45 @@
+// Limits on GET /oauth/authorize (docs/oauth.md §5). Each valid authorize stores a pending request
+// for 10 minutes, and the client id and an allowlisted redirect URI are public: without limits
+// anyone could fill the table and lock every person, the real one included, out of signing in.
+import type { Clock } from "../clock.ts";
+import type { GrantStore } from "../store/grants.ts";
+import type { Limiter } from "./rate-limit.ts";
+
+/** Authorize requests one client (IPv4 address or IPv6 /64) may make: a person needs a handful. */
+export const AUTHORIZE_RATE = { max: 30, windowMs: 60_000 };
+/** Pending requests one client may hold at once (each lives 10 minutes). */
+export const MAX_PENDING_PER_CLIENT = 50;
+/** Pending requests kept at once, across all clients. */
+export const MAX_PENDING = 10_000;
+
+export interface AuthorizeLimitDeps {
+  /** The store's view of pending requests: counts and the biggest holder. */
+  pending: Pick<GrantStore, "countPending" | "pendingHeldBy" | "topPendingHolder" | "dropOldestPending">;
+  /** AUTHORIZE_RATE per client key. */
+  rate: Limiter;
+  clock: Clock;
+}
+
+/** Seconds until the first of this client's pending requests expires (at least 1). */
+function untilFirstExpiry(deps: AuthorizeLimitDeps, firstExpiry: number | null): number {
+  return firstExpiry === null ? 60 : Math.max(1, Math.ceil((firstExpiry - deps.clock()) / 1000));
+}
+
+/**
+ * Whether `clientKey` may store one more pending request: null if so (room is made when the table
+ * is full), else the seconds to wait (Retry-After). A full table sheds the biggest holder's oldest
+ * request rather than refusing everyone; the biggest holder itself is refused.
+ */
+export function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string): { retryAfter: number } | null {
+  const slot = deps.rate.reserve([clientKey]);
+  if ("retryAfter" in slot) return slot;
+  const held = deps.pending.pendingHeldBy(clientKey);
+  if (held.count >= MAX_PENDING_PER_CLIENT) return { retryAfter: untilFirstExpiry(deps, held.firstExpiry) };
+  if (deps.pending.countPending() < MAX_PENDING) return null;
+  const top = deps.pending.topPendingHolder();
+  if (!top || top.clientKey === clientKey || top.count <= held.count) {
+    return { retryAfter: untilFirstExpiry(deps, held.firstExpiry) };
+  }
+  deps.pending.dropOldestPending(top.clientKey);
+  return null;
+}
