@@ -2,7 +2,7 @@
 import pkg from "../package.json" with { type: "json" };
 import { ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { startService } from "./service.ts";
+import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 
 type Env = Record<string, string | undefined>;
@@ -21,14 +21,18 @@ Options (each also an environment variable; flags win):
   --host HOST       MAILBOX_MCP_HOST        listen address (default 127.0.0.1)
   --port PORT       MAILBOX_MCP_PORT        listen port (default 8787)
   --data-dir DIR    MAILBOX_MCP_DATA_DIR    store and keys (default ~/.local/share/mailbox-mcp)
+  --database-url URL  MAILBOX_MCP_DATABASE_URL  postgres://… shared by several instances (default:
+                    the SQLite file in the data dir); then the three keys below must be set
 
 Environment only:
-  MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start)
+  MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;
+                                   required with a database URL)
   MAILBOX_MCP_CLIENT_HOSTS         hosted client callback hosts (default claude.ai,claude.com)
   MAILBOX_MCP_SITE_ORIGIN          one more allowed web origin
   MAILBOX_MCP_EXTRA_REDIRECT_URIS  comma list of exact redirect URIs (e.g. http://localhost:8080/callback)
   MAILBOX_MCP_EXTRA_ORIGINS        comma list of further CORS origins
-  MAILBOX_MCP_SECRET_KEY           32-byte base64 master key (default: secret.key in the data dir)
+  MAILBOX_MCP_SECRET_KEY           32-byte base64 master key (default: secret.key in the data dir;
+                                   required with a database URL)
   MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
   MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
 `;
@@ -80,10 +84,10 @@ async function healthcheck(config: Settings): Promise<number> {
   }
 }
 
-function serveForever(config: Config, log: Logger): boolean {
+async function serveForever(config: Config, log: Logger): Promise<boolean> {
   let service;
   try {
-    service = startService(config, log);
+    service = await startService(config, log);
   } catch (err) {
     const e = err as { code?: string; message: string };
     const why = e.code === "EADDRINUSE" ? `port ${config.port} on ${config.host} is already in use` : e.message;
@@ -96,8 +100,8 @@ function serveForever(config: Config, log: Logger): boolean {
     log.warn("listening beyond loopback but MAILBOX_MCP_BASE_URL is the default http://localhost:PORT: " +
       "clients on other machines will be sent to localhost. Set MAILBOX_MCP_BASE_URL to the URL they use.");
   }
-  log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId });
-  log.info(`client secret: run "mailbox-mcp client" or read ${config.dataDir}/client.json`);
+  log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId, store: storeLabel(config) });
+  if (!config.databaseUrl) log.info(`client secret: run "mailbox-mcp client" or read ${config.dataDir}/client.json`);
   const shutdown = (signal: string) => {
     log.info("shutting down", { signal });
     service.stop().finally(() => process.exit(0));
@@ -117,7 +121,7 @@ export async function run(argv: string[], env: Env, out: Out = (t) => process.st
     if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
     if (verb === "healthcheck") return healthcheck(parseSettings(rest, env));
     if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;
-    return serveForever(loadConfig(rest, env, log), log) ? null : 1;
+    return (await serveForever(loadConfig(rest, env, log), log)) ? null : 1;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`mailbox-mcp: configuration error: ${err.message}\n`);

@@ -25,6 +25,8 @@ export interface Settings {
   allowPrivateHosts: boolean;
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For hop. */
   trustProxy: boolean;
+  /** postgres://… shared by several instances (docs/deploy.md), or null: the SQLite file in the data dir. */
+  databaseUrl: string | null;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -44,6 +46,7 @@ const FLAGS: Record<string, string> = {
   "--host": "MAILBOX_MCP_HOST",
   "--port": "MAILBOX_MCP_PORT",
   "--data-dir": "MAILBOX_MCP_DATA_DIR",
+  "--database-url": "MAILBOX_MCP_DATABASE_URL",
 };
 
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
@@ -89,6 +92,23 @@ function port(key: string, value: string | undefined, fallback: number): number 
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 65535) throw new ConfigError(key, `"${value}" is not a port (1-65535)`);
   return n;
+}
+
+/** A Postgres URL as Bun.SQL takes it; its password is never echoed back in an error. */
+function databaseUrl(value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  const key = "MAILBOX_MCP_DATABASE_URL";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(key, "is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE (unset: the SQLite file in the data dir)");
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new ConfigError(key, `must start with postgres:// (got ${url.protocol}//); unset it for the SQLite file in the data dir`);
+  }
+  if (!url.hostname || url.pathname.length <= 1) throw new ConfigError(key, "must name a host and a database: postgres://USER:PASSWORD@HOST:PORT/DATABASE");
+  return value;
 }
 
 export function decodeSecretKey(key: string, value: string): Uint8Array {
@@ -138,5 +158,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
     allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
+    databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
   };
 }

@@ -9,8 +9,7 @@ import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
-import { openDatabase } from "./store/db.ts";
-import { GrantStore } from "./store/grants.ts";
+import { openStore } from "./store/store.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -20,34 +19,51 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export function startService(config: Config, log: Logger, clock: Clock = systemClock): Service {
-  const db = openDatabase(join(config.dataDir, DB_FILE));
-  const grants = new GrantStore(db, config.secretKey, clock);
+/** Where the store is, for the start-up log: never the URL's user or password. */
+export function storeLabel(config: Config): string {
+  if (!config.databaseUrl) return `sqlite ${join(config.dataDir, DB_FILE)}`;
+  const url = new URL(config.databaseUrl);
+  return `postgres ${url.host}${url.pathname}`;
+}
+
+export async function startService(config: Config, log: Logger, clock: Clock = systemClock): Promise<Service> {
+  const store = await openStore({
+    databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
+    warn: (m) => log.warn(m),
+  });
   const events = new TokenEvents();
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, grants, clock, log, events, ...runtime, timeouts });
-  const server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
+  const app = createApp({ config, store, clock, log, events, ...runtime, timeouts });
+  let server;
+  try {
+    server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
+  } catch (err) {
+    await stopMcp();
+    await store.close();
+    throw err;
+  }
 
-  grants.purgeExpired();
-  const purge = setInterval(() => {
+  const purge = async () => {
     try {
-      grants.purgeExpired();
+      await store.purgeExpired();
     } catch (err) {
       log.error("purge failed", { error: (err as Error).message });
     }
-  }, PURGE_EVERY_MS);
-  purge.unref();
+  };
+  await purge();
+  const timer = setInterval(purge, PURGE_EVERY_MS);
+  timer.unref();
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,
     port: server.port ?? config.port,
     async stop() {
-      clearInterval(purge);
+      clearInterval(timer);
       await stopMcp();
       await server.stop(true);
-      db.close();
+      await store.close();
     },
   };
 }

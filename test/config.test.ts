@@ -36,6 +36,9 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
+    ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],
+    ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "not a url" }, []],
+    ["MAILBOX_MCP_DATABASE_URL", {}, ["--database-url", "postgres://db.example"]],
     ["--nope", {}, ["--nope", "1"]],
   ];
   for (const [key, env, args] of bad) {
@@ -91,6 +94,33 @@ describe("prepareDataDir", () => {
     expect(c.clientId).toBe("my-client");
     expect(c.secretKey[0]).toBe(4);
   });
+
+  const shared = {
+    MAILBOX_MCP_DATABASE_URL: "postgres://mail:pw@db.example:5432/mailbox",
+    MAILBOX_MCP_SECRET_KEY: Buffer.alloc(32, 6).toString("base64"),
+    MAILBOX_MCP_CLIENT_ID: "shared-client",
+    MAILBOX_MCP_CLIENT_SECRET: "t".repeat(40),
+  };
+
+  test("with a database URL: key and client from configuration, no data dir created", () => {
+    const d = join(dir(), "never-created");
+    const c = prepareDataDir(parseSettings(["--data-dir", d], shared), "1", () => {});
+    expect(c.databaseUrl).toBe(shared.MAILBOX_MCP_DATABASE_URL);
+    expect(c.clientId).toBe("shared-client");
+    expect(c.secretKey[0]).toBe(6);
+    expect(() => statSync(d)).toThrow();
+    expect(parseSettings(["--database-url", "postgresql://db.example/m"], {}).databaseUrl).toBe("postgresql://db.example/m");
+  });
+
+  for (const missing of ["MAILBOX_MCP_SECRET_KEY", "MAILBOX_MCP_CLIENT_ID", "MAILBOX_MCP_CLIENT_SECRET"] as const) {
+    test(`with a database URL, a missing ${missing} stops start-up naming it, not a generated file`, () => {
+      const d = join(dir(), "none");
+      const env: Record<string, string> = { ...shared };
+      delete env[missing];
+      expect(() => prepareDataDir(parseSettings(["--data-dir", d], env), "1", () => {})).toThrow(new RegExp(`^${missing}: is required with MAILBOX_MCP_DATABASE_URL`));
+      expect(() => statSync(d)).toThrow();
+    });
+  }
 
   test("an unwritable data dir stops start-up naming the key", () => {
     const file = join(dir(), "file");

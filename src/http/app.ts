@@ -9,7 +9,7 @@ import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
-import type { GrantStore } from "../store/grants.ts";
+import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
@@ -21,7 +21,8 @@ import type { HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
-  grants: GrantStore;
+  /** Grants, pending authorizations, rate-limit events: shared by every instance on the same store. */
+  store: Store;
   clock: Clock;
   log: Logger;
   events: TokenEvents;

@@ -49,7 +49,7 @@ export function mcpRoutes(deps: AppDeps) {
 async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, request: Request, server: Srv): Promise<Response> {
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
-  const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
+  const bearer = await checkBearer(deps.store.grants, deps.config.baseUrl, request.headers.get("authorization"));
   if (!bearer.ok) return bearer.response;
   const timeouts = timeoutsOf(deps);
   let body: unknown;
@@ -102,7 +102,7 @@ function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
 /** Initialize: a new server + transport; kept only if the transport accepted the request. */
 async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
   const server = createMcpServer({
-    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
+    grants: deps.store.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
   });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),

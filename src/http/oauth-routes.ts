@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import { InvalidRequestError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
-import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
+import { clientKey, StoreLimiter } from "../oauth/rate-limit.ts";
 import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
 import type { AppDeps } from "./app.ts";
 import { clientAddress } from "./client-address.ts";
@@ -28,7 +28,8 @@ const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/to
 
 export function oauthRoutes(deps: AppDeps) {
   const parse = limitedBody(timeoutsOf(deps).formBodyMs);
-  const clientFailures = new FailureLimiter(deps.clock, CLIENT_AUTH_LIMIT);
+  const { grants, limits } = deps.store;
+  const clientFailures = new StoreLimiter(limits, "token-client-auth", CLIENT_AUTH_LIMIT);
   const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
@@ -43,9 +44,9 @@ export function oauthRoutes(deps: AppDeps) {
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      sweep();
+      await sweep();
       const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
-      return exchangeCodeLimited({ ...deps, clientFailures }, body, key);
+      return exchangeCodeLimited({ ...deps, grants, clientFailures }, body, key);
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
@@ -55,7 +56,7 @@ export function oauthRoutes(deps: AppDeps) {
       }
       // RFC 7009 §2.2: 200 whether or not the token existed, so existence cannot be probed.
       const token = tokenOf(body);
-      const tokenId = token ? deps.grants.revokeToken(token) : null;
+      const tokenId = token ? await grants.revokeToken(token) : null;
       if (tokenId) await deps.events.emitRevoked(tokenId);
       return { revoked: true };
     }, { body: RevokeBody, parse });

@@ -11,7 +11,7 @@ import type { ConnectFields } from "../oauth/connect-form.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
-import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
+import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
 import { allowedRedirectUris, redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
@@ -86,24 +86,28 @@ function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Respon
 }
 
 export function setupRoutes(deps: AppDeps) {
-  const { config, grants, clock, log } = deps;
+  const { config, store, clock, log } = deps;
+  const { grants, pending, limits } = store;
   const allowed = allowedRedirectUris(config);
-  const limiter = new FailureLimiter(clock);
-  const attempts = new FailureLimiter(clock, ATTEMPT_LIMIT);
-  const authorizeLimits = { pending: grants, rate: new FailureLimiter(clock, AUTHORIZE_RATE), clock };
+  // Bucket names key the events in the store: every instance on one store counts in the same ones.
+  const limiter = new StoreLimiter(limits, "connect-failures", CONNECT_LIMIT);
+  const attempts = new StoreLimiter(limits, "connect-attempts", ATTEMPT_LIMIT);
+  const authorizeLimits = { pending, rate: new StoreLimiter(limits, "authorize", AUTHORIZE_RATE), clock };
   // Expired rows go at most once a minute on the requests that create them (tests drive it with
   // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
-  const purge = throttled(clock, 60_000, () => {
-    grants.purgeExpired();
-    limiter.sweep();
-    attempts.sweep();
-    authorizeLimits.rate.sweep();
+  const purge = throttled(clock, 60_000, async () => {
+    await store.purgeExpired();
+    await limiter.sweep();
+    await attempts.sweep();
+    await authorizeLimits.rate.sweep();
   });
-  const connectDeps = { config, grants, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events };
+  const connectDeps = {
+    config, grants, pending, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events,
+  };
 
   return new Elysia({ name: "setup" })
-    .get("/oauth/authorize", ({ request, server }) => {
-      purge();
+    .get("/oauth/authorize", async ({ request, server }) => {
+      await purge();
       let req: AuthorizeRequest;
       try {
         req = validateAuthorize(new URL(request.url).searchParams, config, allowed);
@@ -113,13 +117,13 @@ export function setupRoutes(deps: AppDeps) {
       }
       // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.
       const key = clientKey(clientAddress(request, server, config.trustProxy));
-      const refused = admitAuthorize(authorizeLimits, key);
+      const refused = await admitAuthorize(authorizeLimits, key);
       if (refused) return tooManyAuthorizes(request, refused.retryAfter);
-      const ids = grants.createPending(req, PENDING_TTL_MS, key);
+      const ids = await pending.create(req, PENDING_TTL_MS, key);
       return setupPage(req, ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
-      purge();
+      await purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body);
     }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });

@@ -2,7 +2,7 @@
 // for 10 minutes, and the client id and an allowlisted redirect URI are public: without limits
 // anyone could fill the table and lock every person, the real one included, out of signing in.
 import type { Clock } from "../clock.ts";
-import type { GrantStore } from "../store/grants.ts";
+import type { PendingStore } from "../store/pending.ts";
 import type { Limiter } from "./rate-limit.ts";
 
 /** Authorize requests one client (IPv4 address or IPv6 /64) may make: a person needs a handful. */
@@ -14,7 +14,7 @@ export const MAX_PENDING = 10_000;
 
 export interface AuthorizeLimitDeps {
   /** The store's view of pending requests: counts and the biggest holder. */
-  pending: Pick<GrantStore, "countPending" | "pendingHeldBy" | "topPendingHolder" | "dropOldestPending">;
+  pending: Pick<PendingStore, "count" | "heldBy" | "topHolder" | "dropOldest">;
   /** AUTHORIZE_RATE per client key. */
   rate: Limiter;
   clock: Clock;
@@ -29,17 +29,20 @@ function untilFirstExpiry(deps: AuthorizeLimitDeps, firstExpiry: number | null):
  * Whether `clientKey` may store one more pending request: null if so (room is made when the table
  * is full), else the seconds to wait (Retry-After). A full table sheds the biggest holder's oldest
  * request rather than refusing everyone; the biggest holder itself is refused.
+ * The rate is reserved atomically across instances; the two caps are counted, then written, so
+ * requests in flight at the same moment on several instances may pass them by that many (the rate
+ * bounds how many that can be: docs/oauth.md §5).
  */
-export function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string): { retryAfter: number } | null {
-  const slot = deps.rate.reserve([clientKey]);
+export async function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string): Promise<{ retryAfter: number } | null> {
+  const slot = await deps.rate.reserve([clientKey]);
   if ("retryAfter" in slot) return slot;
-  const held = deps.pending.pendingHeldBy(clientKey);
+  const held = await deps.pending.heldBy(clientKey);
   if (held.count >= MAX_PENDING_PER_CLIENT) return { retryAfter: untilFirstExpiry(deps, held.firstExpiry) };
-  if (deps.pending.countPending() < MAX_PENDING) return null;
-  const top = deps.pending.topPendingHolder();
+  if ((await deps.pending.count()) < MAX_PENDING) return null;
+  const top = await deps.pending.topHolder();
   if (!top || top.clientKey === clientKey || top.count <= held.count) {
     return { retryAfter: untilFirstExpiry(deps, held.firstExpiry) };
   }
-  deps.pending.dropOldestPending(top.clientKey);
+  await deps.pending.dropOldest(top.clientKey);
   return null;
 }

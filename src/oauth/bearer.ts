@@ -33,10 +33,11 @@ export function insufficientScopeChallenge(baseUrl: string, needed: string): str
 // The scheme is case-insensitive (RFC 7235 §2.1); our tokens are lowercase hex.
 const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([0-9a-f]{64})$/;
 
-export function checkBearer(grants: GrantStore, baseUrl: string, authorization: string | null): BearerResult {
+/** One indexed store lookup per request, no cache: a token revoked on any instance is refused at once everywhere. */
+export async function checkBearer(grants: GrantStore, baseUrl: string, authorization: string | null): Promise<BearerResult> {
   if (!authorization) return { ok: false, response: unauthorized(baseUrl, false) };
   const match = BEARER.exec(authorization.trim());
-  const record = match ? grants.findToken(match[1]!) : null;
+  const record = match ? await grants.findToken(match[1]!) : null;
   if (!match || !record) return { ok: false, response: unauthorized(baseUrl, true) };
   return { ok: true, auth: { token: match[1]!, record, scopes: record.scope.split(" ") } };
 }

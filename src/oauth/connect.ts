@@ -5,7 +5,8 @@ import type { Logger } from "../log.ts";
 import { MailError, encodeAccount, type MailAccount } from "../mail/types.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import { randomString } from "../store/crypto.ts";
-import type { GrantStore, PendingRequest } from "../store/grants.ts";
+import type { GrantStore } from "../store/grants.ts";
+import type { PendingRequest, PendingStore } from "../store/pending.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
@@ -25,12 +26,13 @@ export const GRANTS_PER_LOGIN = 5;
 export interface ConnectDeps {
   config: Config;
   grants: GrantStore;
+  pending: PendingStore;
   log: Logger;
   /** Failed logins: 5 per 15 minutes per client, mailbox and login (DESIGN §3). */
   limiter: Limiter;
   /** Every mail-server attempt per client, whatever its outcome (ATTEMPT_LIMIT). */
   attempts: Limiter;
-  /** Live IMAP checks running now, across all clients. */
+  /** Live IMAP checks running now on this instance, across all clients (a bound on this process's sockets). */
   inflight: { count: number };
   verify: VerifyLogin;
   /** Revocation fan-out, for the grants a new connect replaces. */
@@ -105,17 +107,17 @@ const tooMany = (pending: PendingRequest, retryAfter: number) =>
  * is awaited. Checking first and counting after the login let 12 concurrent wrong passwords all
  * reach the mail server past a limit of 5.
  */
-function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Admission | { refused: ConnectOutcome } {
-  const failure = deps.limiter.reserve(keys);
+async function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
+  const failure = await deps.limiter.reserve(keys);
   if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
-  const attempt = deps.attempts.reserve(keys.slice(0, 1));
+  const attempt = await deps.attempts.reserve(keys.slice(0, 1));
   if ("retryAfter" in attempt) {
-    failure.release();
+    await failure.release();
     return { refused: tooMany(pending, attempt.retryAfter) };
   }
   if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
-    failure.release();
-    attempt.release();
+    await failure.release();
+    await attempt.release();
     return { refused: form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5) };
   }
   return { failure, attempt };
@@ -128,10 +130,10 @@ function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Admi
 async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
   try {
     await deps.verify(account);
-    slots.failure.release();
+    await slots.failure.release();
     return null;
   } catch (err) {
-    if (!(err instanceof MailError) || err.kind !== "auth") slots.failure.release();
+    if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
     deps.log.warn("mailbox login failed", { provider: account.provider, kind: err.kind });
     return form(pending, err.kind === "auth" ? 401 : 502, err.message);
@@ -142,8 +144,8 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
   const problem = (await plaintextProblem(deps, account)) ?? (await privateHostProblem(deps, account));
   if (problem) {
-    slots.failure.release();
-    slots.attempt.release(); // never reached a mail server
+    await slots.failure.release();
+    await slots.attempt.release(); // never reached a mail server
     return form(pending, problem.status, problem.message);
   }
   return tryLogin(deps, account, slots, pending);
@@ -159,9 +161,9 @@ function loginOf(account: MailAccount): string {
 }
 
 export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, clientIp: string): Promise<ConnectOutcome> {
-  const pending = fields.request_id ? deps.grants.getPending(fields.request_id) : null;
+  const pending = fields.request_id ? await deps.pending.get(fields.request_id) : null;
   if (!pending) return { kind: "expired" };
-  if (!fields.csrf_token || !deps.grants.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
+  if (!fields.csrf_token || !deps.pending.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const account: MailAccount = {
@@ -169,14 +171,14 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
-  const admitted = admit(deps, keys, pending);
+  const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
   deps.inflight.count++;
   let failed: ConnectOutcome | null;
   try {
     failed = await checkAndLogin(deps, account, admitted, pending);
   } catch (err) {
-    admitted.failure.release();
+    await admitted.failure.release();
     throw err;
   } finally {
     deps.inflight.count--;

@@ -2,12 +2,12 @@
 // requests themselves, so no timer is needed and tests drive it with the manual clock.
 import type { Clock } from "../clock.ts";
 
-export function throttled(clock: Clock, everyMs: number, task: () => void): () => void {
+export function throttled(clock: Clock, everyMs: number, task: () => Promise<void>): () => Promise<void> {
   let last = -Infinity;
-  return () => {
+  return async () => {
     const now = clock();
     if (now - last < everyMs) return;
     last = now;
-    task();
+    await task();
   };
 }

@@ -1,92 +1,53 @@
 // Sliding-window limiters for the unauthenticated endpoints (DESIGN §3, §7; docs/oauth.md §5): e.g. at
 // most 5 failed mail-server logins per 15 minutes per client IP, per mailbox address and per login.
-// In memory, per process, driven by the injected clock (a window of event times per key). The
-// routes use only the `Limiter` interface, so a shared-store implementation can replace this one.
-import type { Clock } from "../clock.ts";
+// The events live in the store (src/store/limits.ts), so every limit holds across all the instances
+// sharing it, not per process; the routes use only the `Limiter` interface.
+import type { LimitStore, Window } from "../store/limits.ts";
 
-export interface RateLimitOptions {
-  max: number;
-  windowMs: number;
-}
+export type RateLimitOptions = Window;
 
 export const CONNECT_LIMIT: RateLimitOptions = { max: 5, windowMs: 15 * 60_000 };
 
 /** A slot taken under every key of an attempt. Kept, it counts; released, it is as if never taken. */
 export interface Slot {
-  release(): void;
+  release(): Promise<void>;
 }
 
 /** What the routes need of a limiter. */
 export interface Limiter {
   /**
    * Takes a slot under every key at once, or says how many seconds to wait (RFC 9110 §10.2.3).
-   * Check and take are one step, so concurrent attempts cannot all pass a check before any counts.
+   * Check and take are one step, so concurrent attempts (on any instance) cannot all pass a check
+   * before any counts.
    */
-  reserve(keys: string[]): Slot | { retryAfter: number };
-  /** Forget keys whose events all left the window (memory stays bounded under a spray of addresses). */
-  sweep(): void;
+  reserve(keys: string[]): Promise<Slot | { retryAfter: number }>;
+  /** Forget events that left the window (the table stays bounded under a spray of addresses). */
+  sweep(): Promise<void>;
 }
 
-export class FailureLimiter implements Limiter {
-  private readonly events = new Map<string, number[]>();
-
+/** A Limiter over the store's events; `bucket` names the limit, so limits with equal keys stay apart. */
+export class StoreLimiter implements Limiter {
   constructor(
-    private readonly clock: Clock,
+    private readonly store: LimitStore,
+    private readonly bucket: string,
     private readonly opts: RateLimitOptions = CONNECT_LIMIT,
   ) {}
 
-  /** Event times still inside the window; drops the key when none remain. */
-  private recent(key: string): number[] {
-    const since = this.clock() - this.opts.windowMs;
-    const times = (this.events.get(key) ?? []).filter((t) => t > since);
-    if (times.length) this.events.set(key, times);
-    else this.events.delete(key);
-    return times;
-  }
-
-  /** Seconds until another attempt is allowed for every key, or 0. */
-  retryAfter(keys: string[]): number {
-    let waitMs = 0;
-    for (const key of keys) {
-      const times = this.recent(key);
-      if (times.length < this.opts.max) continue;
-      const oldestCounted = times[times.length - this.opts.max]!;
-      waitMs = Math.max(waitMs, oldestCounted + this.opts.windowMs - this.clock());
-    }
-    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
-  }
-
-  recordFailure(keys: string[]): void {
-    const now = this.clock();
-    for (const key of keys) this.events.set(key, [...this.recent(key), now].slice(-this.opts.max));
-  }
-
-  reserve(keys: string[]): Slot | { retryAfter: number } {
-    const retryAfter = this.retryAfter(keys);
-    if (retryAfter > 0) return { retryAfter };
-    const at = this.clock();
-    for (const key of keys) this.events.set(key, [...this.recent(key), at]);
+  async reserve(keys: string[]): Promise<Slot | { retryAfter: number }> {
+    const r = await this.store.reserve(this.bucket, keys, this.opts);
+    if ("waitMs" in r) return { retryAfter: Math.max(1, Math.ceil(r.waitMs / 1000)) };
     let released = false;
     return {
-      release: () => {
+      release: async () => {
         if (released) return;
         released = true;
-        for (const key of keys) this.forget(key, at);
+        await this.store.release(r.slot);
       },
     };
   }
 
-  /** Removes one event at time `at` (equal times are interchangeable). */
-  private forget(key: string, at: number): void {
-    const times = this.events.get(key);
-    const i = times?.lastIndexOf(at) ?? -1;
-    if (i < 0) return;
-    times!.splice(i, 1);
-    if (!times!.length) this.events.delete(key);
-  }
-
-  sweep(): void {
-    for (const key of [...this.events.keys()]) this.recent(key);
+  sweep(): Promise<void> {
+    return this.store.sweep(this.bucket, this.opts.windowMs);
   }
 }
 

@@ -69,14 +69,14 @@ function checkResource(requested: string | undefined, record: CodeRecord, baseUr
 
 /** RFC 6749 §10.5: a code used twice is refused and the token issued from it is revoked. */
 async function refuseReplay(deps: ExchangeDeps, record: CodeRecord): Promise<never> {
-  const tokenId = deps.grants.revokeFromReplayedCode(record);
+  const tokenId = await deps.grants.revokeFromReplayedCode(record);
   if (tokenId) await deps.events.emitRevoked(tokenId);
   throw new InvalidGrantError();
 }
 
 /** The code's record once it is known, unexpired, PKCE-verified and bound to this redirect_uri. */
 async function checkCode(deps: ExchangeDeps, f: Required<Pick<TokenFields, "code" | "code_verifier" | "redirect_uri">>) {
-  const record = deps.grants.findCode(f.code);
+  const record = await deps.grants.findCode(f.code);
   if (!record) throw new InvalidGrantError();
   if (record.usedAt !== null) return refuseReplay(deps, record);
   if (record.expiresAt <= deps.clock()) throw new InvalidGrantError();
@@ -107,7 +107,7 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
  * guesses cannot race past the limit) and kept only when client authentication failed.
  */
 export async function exchangeCodeLimited(deps: ExchangeDeps & { clientFailures: Limiter }, f: TokenFields, clientKey: string): Promise<TokenResponse> {
-  const slot = deps.clientFailures.reserve([clientKey]);
+  const slot = await deps.clientFailures.reserve([clientKey]);
   if ("retryAfter" in slot) {
     throw new OAuthError("temporarily_unavailable",
       `Too many failed client authentications from this address. Wait ${slot.retryAfter} seconds, then try again.`, 429,
@@ -117,9 +117,9 @@ export async function exchangeCodeLimited(deps: ExchangeDeps & { clientFailures:
   try {
     issued = await exchangeCode(deps, f);
   } catch (err) {
-    if (!(err instanceof InvalidClientError)) slot.release();
+    if (!(err instanceof InvalidClientError)) await slot.release();
     throw err;
   }
-  slot.release();
+  await slot.release();
   return issued;
 }

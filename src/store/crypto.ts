@@ -115,3 +115,11 @@ export function wrapDataKey(masterKey: Uint8Array, secret: string, dataKey: Uint
 export function unwrapDataKey(masterKey: Uint8Array, secret: string, wrapped: Uint8Array, aad: string) {
   return open(wrappingKey(masterKey, secret), wrapped, aad);
 }
+
+/**
+ * What the store keeps to recognise its master key without holding it: HMAC-SHA256(key, a fixed
+ * label). It tells an instance started with another key, and reveals nothing of the key itself.
+ */
+export function keyCheckValue(masterKey: Uint8Array): string {
+  return createHmac("sha256", masterKey).update("mailbox-mcp key check", "utf8").digest("hex");
+}

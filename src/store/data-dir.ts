@@ -1,5 +1,7 @@
 // The data dir (DESIGN §1): created 0700; holds the SQLite store, the master key file (0600, base64)
-// and the generated OAuth client id/secret, so a restart keeps the same client.
+// and the generated OAuth client id/secret, so a restart keeps the same client. With a database URL
+// there is no data dir: the instances share the store, so they must share the key and the client
+// too, and those come from configuration, never from a file one instance generated.
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, decodeSecretKey, type Config, type Settings } from "../config.ts";
@@ -54,8 +56,25 @@ function loadOrCreateClient(dir: string): { clientId: string; clientSecret: stri
   return { clientId: parsed.client_id, clientSecret: parsed.client_secret };
 }
 
-/** Create or reuse the data dir and fill in what configuration left to it. */
+/** What several instances on one database must be given alike (docs/deploy.md). */
+const SHARED: Array<{ key: string; field: "secretKey" | "clientId" | "clientSecret"; how: string }> = [
+  { key: "MAILBOX_MCP_SECRET_KEY", field: "secretKey", how: "make one with: openssl rand -base64 32" },
+  { key: "MAILBOX_MCP_CLIENT_ID", field: "clientId", how: "any name, e.g. mailbox-mcp" },
+  { key: "MAILBOX_MCP_CLIENT_SECRET", field: "clientSecret", how: "make one with: openssl rand -hex 32" },
+];
+
+function sharedConfig(settings: Settings, version: string): Config {
+  for (const s of SHARED) {
+    if (settings[s.field] === null) {
+      throw new ConfigError(s.key, `is required with MAILBOX_MCP_DATABASE_URL: every instance must be given the same one (${s.how})`);
+    }
+  }
+  return { ...settings, secretKey: settings.secretKey!, clientId: settings.clientId!, clientSecret: settings.clientSecret!, version };
+}
+
+/** Create or reuse the data dir and fill in what configuration left to it (nothing, with a database URL). */
 export function prepareDataDir(settings: Settings, version: string, warn: Warn): Config {
+  if (settings.databaseUrl) return sharedConfig(settings, version);
   ensureDir(settings.dataDir, warn);
   const secretKey = settings.secretKey ?? loadOrCreateKey(settings.dataDir, warn);
   const stored = settings.clientId && settings.clientSecret ? null : loadOrCreateClient(settings.dataDir);

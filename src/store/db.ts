@@ -1,30 +1,98 @@
-// One SQLite file in the data dir (DESIGN §4): WAL, STRICT tables, migrations by PRAGMA user_version.
-import { Database } from "bun:sqlite";
-import { chmodSync } from "node:fs";
-import { migrations } from "./migrations.ts";
+// The store's connection (DESIGN §4): Bun.SQL over one SQLite file in the data dir (the default) or
+// over Postgres (MAILBOX_MCP_DATABASE_URL), with one tagged-template API. Every file in store/ writes
+// its SQL once, for both, through `q` (one statement) and `tx` (a transaction); the few places where
+// the dialects differ ask `dialect`.
+import { SQL } from "bun";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 
-export function openDatabase(path: string): Database {
-  const db = new Database(path, { create: true, strict: true });
+export type Dialect = "sqlite" | "postgres";
+
+/** A query runner: the store itself (`Db.q`) or, inside `Db.tx`, the transaction. */
+export type Sql = SQL;
+
+/** Rows plus the statement's affected-row count (Bun.SQL's `count`). */
+export type Rows<T> = T[] & { count: number };
+
+export class Db {
+  /** SQLite only: the tail of the queue every statement and transaction waits its turn in. */
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly sql: SQL,
+    readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * One statement. On SQLite, Bun.SQL has a single connection: a statement issued while a
+   * transaction is open would run *inside* it (and be rolled back with it), so statements and
+   * transactions take turns here. Postgres hands each its own pooled connection.
+   */
+  q<T = Record<string, unknown>>(strings: TemplateStringsArray, ...values: unknown[]): Promise<Rows<T>> {
+    if (this.dialect === "postgres") return this.sql(strings, ...values) as unknown as Promise<Rows<T>>;
+    return this.serial(() => this.sql(strings, ...values) as unknown as Promise<Rows<T>>);
+  }
+
+  /**
+   * A transaction: `fn` must use only the `tx` it is given (on SQLite, `q` would wait for this very
+   * transaction to end). SQLite's BEGIN IMMEDIATE takes the file's write lock at once, so another
+   * process on the same file (a CLI verb) waits on busy_timeout instead of failing on upgrade.
+   */
+  tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const run = () => (this.dialect === "postgres" ? this.sql.begin(fn) : this.sql.begin("IMMEDIATE", fn)) as Promise<T>;
+    return this.dialect === "postgres" ? run() : this.serial(run);
+  }
+
+  /** A value for an `IN ${…}` list, e.g. `WHERE id IN ${db.list(ids)}` (never empty). */
+  list(values: readonly (string | number)[]): unknown {
+    return this.sql(values as (string | number)[]);
+  }
+
+  async close(): Promise<void> {
+    await this.turn.catch(() => {});
+    await this.sql.close();
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => {});
+    return run;
+  }
+}
+
+/**
+ * A SQLite file (0600, WAL), or ":memory:" for tests. Returns at once: its settings are queued
+ * first, and every later statement takes its turn after them (Db.q).
+ */
+export function sqliteDb(path: string): Db {
+  // Created 0600 before SQLite opens it, so the file is never readable by others, not even briefly.
+  if (path !== ":memory:" && !existsSync(path)) writeFileSync(path, "", { mode: 0o600, flag: "a" });
+  const db = new Db(new SQL({ adapter: "sqlite", filename: path, create: true }), "sqlite");
   if (path !== ":memory:") chmodSync(path, 0o600);
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
+  void db.q`PRAGMA journal_mode = WAL`;
+  void db.q`PRAGMA foreign_keys = ON`;
+  void db.q`PRAGMA busy_timeout = 5000`;
   // Overwrite deleted content so a revoked credential's bytes do not linger in free pages.
-  db.exec("PRAGMA secure_delete = ON");
-  migrate(db);
+  void db.q`PRAGMA secure_delete = ON`;
   return db;
 }
 
-export function migrate(db: Database): void {
-  const row = db.query<{ user_version: number }, []>("PRAGMA user_version").get();
-  const current = row?.user_version ?? 0;
-  if (current > migrations.length) {
-    throw new Error(`database schema version ${current} is newer than this build knows (${migrations.length}); upgrade mailbox-mcp`);
+export async function openSqlite(path: string): Promise<Db> {
+  const db = sqliteDb(path);
+  await db.q`SELECT 1`;
+  return db;
+}
+
+/** Pool size per instance: the store calls are short; a handful of connections covers the requests in flight. */
+const PG_POOL = 10;
+
+/** A Postgres database from a postgres:// URL; the first statement proves it is reachable. */
+export async function openPostgres(url: string): Promise<Db> {
+  const db = new Db(new SQL({ url, max: PG_POOL, idleTimeout: 60, connectionTimeout: 10 }), "postgres");
+  try {
+    await db.q`SELECT 1`;
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
   }
-  for (let v = current; v < migrations.length; v++) {
-    db.transaction(() => {
-      db.exec(migrations[v]!);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-    })();
-  }
+  return db;
 }

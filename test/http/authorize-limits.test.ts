@@ -14,8 +14,8 @@ const open = (app: Handler, ip: string) => authorize(app, authorizeQuery(newVeri
 const PENDING = { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "c".repeat(43), state: "s", resource: null };
 
 /** Fills the store as `clients` distinct addresses holding `each` pending requests. */
-function fill(grants: ReturnType<typeof testApp>["grants"], clients: number, each: number): void {
-  for (let c = 0; c < clients; c++) for (let i = 0; i < each; i++) grants.createPending(PENDING, 600_000, `ip:10.9.${c >> 8}.${c & 255}`);
+async function fill(pending: ReturnType<typeof testApp>["pending"], clients: number, each: number): Promise<void> {
+  for (let c = 0; c < clients; c++) for (let i = 0; i < each; i++) await pending.create(PENDING, 600_000, `ip:10.9.${c >> 8}.${c & 255}`);
 }
 
 async function expectRefused(res: Response) {
@@ -43,13 +43,13 @@ describe("per client address", () => {
   });
 
   test(`at most ${MAX_PENDING_PER_CLIENT} live pending requests; Retry-After is when the first expires`, async () => {
-    const { app, clock, grants } = testApp({ trustProxy: true });
+    const { app, clock, pending } = testApp({ trustProxy: true });
     for (let i = 0; i < MAX_PENDING_PER_CLIENT; i++) {
       expect((await open(app, "203.0.113.7")).status).toBe(200);
       clock.advance(AUTHORIZE_RATE.windowMs / AUTHORIZE_RATE.max);
     }
     const { retryAfter } = await expectRefused(await open(app, "203.0.113.7"));
-    expect(retryAfter).toBe(Math.ceil((grants.pendingHeldBy("ip:203.0.113.7").firstExpiry! - clock()) / 1000));
+    expect(retryAfter).toBe(Math.ceil(((await pending.heldBy("ip:203.0.113.7")).firstExpiry! - clock()) / 1000));
     clock.advance(retryAfter * 1000);
     expect((await open(app, "203.0.113.7")).status).toBe(200);
   });
@@ -64,20 +64,20 @@ describe("per client address", () => {
 
 describe(`a full table (${MAX_PENDING})`, () => {
   test("sheds the biggest holder's oldest request for a newcomer, and refuses the biggest holder", async () => {
-    const { app, grants } = testApp({ trustProxy: true });
-    fill(grants, 250, 40); // a spread flood: 250 addresses × 40
-    expect(grants.countPending()).toBe(MAX_PENDING);
+    const { app, pending } = testApp({ trustProxy: true });
+    await fill(pending, 250, 40); // a spread flood: 250 addresses × 40
+    expect(await pending.count()).toBe(MAX_PENDING);
     expect((await open(app, "198.51.100.20")).status).toBe(200);
-    expect(grants.countPending()).toBe(MAX_PENDING);
-    expect(grants.pendingHeldBy("ip:198.51.100.20").count).toBe(1);
+    expect(await pending.count()).toBe(MAX_PENDING);
+    expect((await pending.heldBy("ip:198.51.100.20")).count).toBe(1);
     await expectRefused(await open(app, "10.9.0.7")); // holds 40, as many as anyone
   });
 
   test("one holder of most of the table loses rows to everyone else", async () => {
-    const { app, grants } = testApp({ trustProxy: true });
-    for (let i = 0; i < MAX_PENDING; i++) grants.createPending(PENDING, 600_000); // rows without a client
+    const { app, pending } = testApp({ trustProxy: true });
+    for (let i = 0; i < MAX_PENDING; i++) await pending.create(PENDING, 600_000); // rows without a client
     for (let i = 0; i < 5; i++) expect((await open(app, `198.51.100.${i}`)).status).toBe(200);
-    expect(grants.countPending()).toBe(MAX_PENDING);
+    expect(await pending.count()).toBe(MAX_PENDING);
   });
 });
 
@@ -103,7 +103,7 @@ describe("a flood through the real server", () => {
 
   test("2,000 authorizes from one address and a table filled by 250 more leave another address's sign-in working", async () => {
     const h = await getHarness();
-    fill(srv.deps.grants, 250, 40);
+    await fill(srv.deps.pending, 250, 40);
     const flooder = client("203.0.113.66");
     const statuses: number[] = [];
     for (let batch = 0; batch < 20; batch++) {
@@ -116,7 +116,7 @@ describe("a flood through the real server", () => {
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(AUTHORIZE_RATE.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2000 - AUTHORIZE_RATE.max);
-    expect(srv.deps.grants.countPending()).toBe(MAX_PENDING);
+    expect(await srv.deps.pending.count()).toBe(MAX_PENDING);
 
     const person = client("198.51.100.20");
     const { code, verifier } = await obtainCode(person, h);

@@ -1,6 +1,7 @@
 // GET /oauth/authorize: each failed check, the JSON/HTML choice, the form, its headers, escaping, expiry.
 import { describe, expect, test } from "bun:test";
 import { testApp } from "../support/app.ts";
+import { countRows } from "../support/stores.ts";
 import { authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT } from "../oauth/flow.ts";
 
 const verifier = newVerifier();
@@ -133,7 +134,7 @@ describe("GET /oauth/authorize success", () => {
     const html = await res.text();
     expect(html).not.toContain("<script>alert(1)");
     // The state is kept server-side only, returned unchanged on the redirect.
-    expect(db.query("SELECT state FROM pending_requests").get()).toEqual({ state });
+    expect([...(await db.q`SELECT state FROM pending_requests`)]).toEqual([{ state }]);
   });
 
   test("the pending request expires after 10 minutes", async () => {
@@ -150,6 +151,6 @@ describe("GET /oauth/authorize success", () => {
     await authorize(app, authorizeQuery(verifier));
     clock.advance(11 * 60_000);
     await authorize(app, authorizeQuery(verifier));
-    expect(db.query("SELECT count(*) AS n FROM pending_requests").get()).toEqual({ n: 1 });
+    expect(await countRows(db, "pending_requests")).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { checkBearer } from "../../src/oauth/bearer.ts";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
+import { countRows } from "../support/stores.ts";
 import { obtainToken, postForm, type Handler } from "../oauth/flow.ts";
 
 const revokeJson = (app: Handler, body: unknown) => app.handle(new Request("http://localhost/oauth/revoke", {
@@ -25,11 +26,11 @@ describe("POST /oauth/revoke", () => {
     const { token } = await obtainToken(app, h);
     expect(await grants.openCredentials(token)).not.toBeNull();
     await expectRevoked(await revokeJson(app, { token }));
-    expect(grants.findToken(token)).toBeNull();
-    expect(checkBearer(grants, "http://localhost", `Bearer ${token}`).ok).toBe(false);
+    expect(await grants.findToken(token)).toBeNull();
+    expect((await checkBearer(grants, "http://localhost", `Bearer ${token}`)).ok).toBe(false);
     expect(seen).toEqual([hashSecret(token)]);
-    expect(db.query("SELECT count(*) AS n FROM grants").get()).toEqual({ n: 0 });
-    expect(db.query("SELECT count(*) AS n FROM tokens").get()).toEqual({ n: 0 });
+    expect(await countRows(db, "grants")).toBe(0);
+    expect(await countRows(db, "tokens")).toBe(0);
   });
 
   test("form-encoded token= works too (RFC 7009 §2.1)", async () => {
@@ -37,7 +38,7 @@ describe("POST /oauth/revoke", () => {
     const { app, grants } = testApp();
     const { token } = await obtainToken(app, h);
     await expectRevoked(await postForm(app, "/oauth/revoke", { token, token_type_hint: "access_token" }));
-    expect(grants.findToken(token)).toBeNull();
+    expect(await grants.findToken(token)).toBeNull();
   });
 
   test("unknown, repeated, empty, missing or odd tokens: still 200 {revoked: true}", async () => {

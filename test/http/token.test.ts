@@ -38,7 +38,7 @@ describe("POST /oauth/token success", () => {
     expect(Object.keys(body).sort()).toEqual(["access_token", "expires_in", "scope", "token_type"]);
     expect(body.access_token).toMatch(/^[0-9a-f]{64}$/);
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 2592000, scope: "email:read email:write" });
-    expect(grants.findToken(body.access_token as string)).not.toBeNull();
+    expect(await grants.findToken(body.access_token as string)).not.toBeNull();
   });
 
   test("resource: the bound one, or the canonical /mcp when none was bound", async () => {
@@ -159,12 +159,12 @@ describe("code lifetime and replay", () => {
     events.onRevoked((id) => { revoked.push(id); });
     const first = await token(app, tokenFields(code, verifier));
     const { access_token } = (await first.json()) as { access_token: string };
-    expect(grants.findToken(access_token)).not.toBeNull();
+    expect(await grants.findToken(access_token)).not.toBeNull();
 
     const second = await token(app, tokenFields(code, verifier));
     const body = await expectError(second, 400, "invalid_grant");
     expect(body.error_description).toBe(INVALID_GRANT);
-    expect(grants.findToken(access_token)).toBeNull();
+    expect(await grants.findToken(access_token)).toBeNull();
     expect(await grants.openCredentials(access_token)).toBeNull();
     expect(revoked).toEqual([hashSecret(access_token)]);
   });
@@ -175,7 +175,7 @@ describe("code lifetime and replay", () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400]);
     const winner = (await results.find((r) => r.status === 200)!.json()) as { access_token: string };
-    expect(grants.findToken(winner.access_token)).toBeNull();
+    expect(await grants.findToken(winner.access_token)).toBeNull();
   });
 });
 

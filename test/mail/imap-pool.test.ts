@@ -108,7 +108,7 @@ test("revoking a token closes its pooled IMAP connection", async () => {
     const client = await connectClient(srv.mcpUrl, grant.token);
     await callOk(client, "list_mailboxes");
     expect(srv.deps.imap.openCount).toBe(1);
-    srv.deps.grants.revokeToken(grant.token);
+    await srv.deps.grants.revokeToken(grant.token);
     await srv.deps.events.emitRevoked(grant.tokenId);
     expect(srv.deps.imap.openCount).toBe(0);
     expect(srv.deps.sessions.size).toBe(0);

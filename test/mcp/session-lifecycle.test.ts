@@ -164,7 +164,7 @@ describe("/mcp lifecycle", () => {
     const sse = await sessionRequest("GET", grant.token, id);
     expect(sse.status).toBe(200);
     const ended = sse.text();
-    srv.deps.grants.revokeToken(grant.token);
+    await srv.deps.grants.revokeToken(grant.token);
     await srv.deps.events.emitRevoked(grant.tokenId);
     await ended; // the stream closes
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);

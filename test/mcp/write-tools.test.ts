@@ -24,12 +24,12 @@ const tag = () => randomBytes(4).toString("hex");
 
 /** A token granted only email:read, through the same store path as issueTestToken. */
 async function readOnlyToken(account: MailAccount): Promise<string> {
-  const g = srv.deps.grants;
-  const { requestId } = g.createPending({ redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null }, 600_000);
+  const { grants: g, pending } = srv.deps;
+  const { requestId } = await pending.create({ redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null }, 600_000);
   const code = randomBytes(24).toString("hex");
-  await g.issueCode(code, g.getPending(requestId)!, encodeAccount(account), 300_000);
+  await g.issueCode(code, (await pending.get(requestId))!, encodeAccount(account), 300_000);
   const token = randomBytes(32).toString("hex");
-  await g.redeemCode(code, g.findCode(code)!, token, "email:read", 86_400_000);
+  await g.redeemCode(code, (await g.findCode(code))!, token, "email:read", 86_400_000);
   return token;
 }
 

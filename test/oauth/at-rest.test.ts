@@ -1,15 +1,16 @@
-// DESIGN §4: after a flow, neither the database rows nor the files on disk hold the mailbox password,
-// the access token, the code, the pending request id or the CSRF token in clear.
+// DESIGN §4: after a flow, neither the database rows (SQLite and Postgres) nor the SQLite files on
+// disk hold the mailbox password, the access token, the code, the pending request id or the CSRF token
+// in clear; nor, after a failed login, the mailbox address (rate-limit keys are keyed hashes).
 import { afterAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/http/app.ts";
-import { openDatabase } from "../../src/store/db.ts";
-import { GrantStore } from "../../src/store/grants.ts";
+import { openSqlite } from "../../src/store/db.ts";
+import { migrate } from "../../src/store/schema.ts";
+import { storesOver } from "../../src/store/store.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
-import { testApp, testDeps } from "../support/app.ts";
+import { testApp } from "../support/app.ts";
+import { BACKENDS, closeStoresAfterEach, countRows, dumpStore } from "../support/stores.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "./flow.ts";
 
 /** Runs one full flow and one flow stopped at the code; returns every secret that passed by. */
@@ -30,19 +31,6 @@ async function flows(app: Handler, h: Harness): Promise<string[]> {
   return secrets;
 }
 
-function dump(db: Database): string {
-  const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
-  const parts: string[] = [];
-  for (const { name } of tables) {
-    for (const row of db.query<Record<string, unknown>, []>(`SELECT * FROM "${name}"`).all()) {
-      for (const value of Object.values(row)) {
-        parts.push(value instanceof Uint8Array ? Buffer.from(value).toString("latin1") : String(value));
-      }
-    }
-  }
-  return parts.join("\n");
-}
-
 function expectAbsent(haystack: string, secrets: string[]) {
   for (const s of secrets) {
     expect(haystack.includes(s)).toBe(false);
@@ -53,33 +41,42 @@ function expectAbsent(haystack: string, secrets: string[]) {
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+closeStoresAfterEach();
+
 describe("nothing secret at rest", () => {
-  test("in-memory store: no row holds a password, token, code, request id or CSRF token", async () => {
-    const h = await getHarness();
-    const { app, db, log } = testApp();
-    const secrets = await flows(app, h);
-    const all = dump(db);
-    expect(db.query("SELECT count(*) AS n FROM tokens").get()).toEqual({ n: 1 });
-    expect(db.query("SELECT count(*) AS n FROM codes").get()).toEqual({ n: 2 });
-    expect(all.length).toBeGreaterThan(0);
-    expectAbsent(all, secrets);
-    expectAbsent(log.lines.join("\n"), secrets);
-  });
+  for (const backend of BACKENDS) {
+    test(`${backend.name}: no row holds a password, token, code, request id, CSRF token or mailbox address`, async () => {
+      const h = await getHarness();
+      const db = await backend.open();
+      const { app, log } = testApp({}, (key, clock) => storesOver(db, key, clock));
+      const secrets = await flows(app, h);
+      // A failed login too: the rate-limit events must not name the mailbox either.
+      const ids = formIds(await (await authorize(app, authorizeQuery(newVerifier()))).text());
+      expect((await postForm(app, "/oauth/connect", { ...aliceFields(h, ids), password: "wrong-password" })).status).toBe(401);
+      const all = await dumpStore(db);
+      expect(await countRows(db, "tokens")).toBe(1);
+      expect(await countRows(db, "codes")).toBe(2);
+      expect(await countRows(db, "limit_events")).toBeGreaterThan(0);
+      expect(all.length).toBeGreaterThan(0);
+      expectAbsent(all, [...secrets, h.dovecot.users.alice.email, h.dovecot.users.alice.user]);
+      expectAbsent(log.lines.join("\n"), secrets);
+    });
+  }
 
   test("file-backed store: the db, -wal and -shm files never contain them", async () => {
     const h = await getHarness();
     const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-at-rest-"));
     dirs.push(dir);
-    const base = testDeps();
-    const db = openDatabase(join(dir, "store.db"));
-    const app = createApp({ ...base, grants: new GrantStore(db, base.config.secretKey, base.clock) });
+    const db = await openSqlite(join(dir, "store.db"));
+    await migrate(db);
+    const { app } = testApp({}, (key, clock) => storesOver(db, key, clock));
     const secrets = await flows(app, h);
     const files = readdirSync(dir);
     expect(files).toContain("store.db-wal");
     for (const f of files) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    await db.q`PRAGMA wal_checkpoint(TRUNCATE)`;
     for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
-    db.close();
+    await db.close();
   });
 
   test("expired codes and tokens are purged on later OAuth requests (clock)", async () => {
@@ -88,9 +85,7 @@ describe("nothing secret at rest", () => {
     await flows(app, h);
     clock.advance(30 * 24 * 3600_000);
     await authorize(app, authorizeQuery(newVerifier()));
-    for (const table of ["tokens", "codes", "grants"]) {
-      expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
-    }
-    expect(db.query("SELECT count(*) AS n FROM pending_requests").get()).toEqual({ n: 1 });
+    for (const table of ["tokens", "codes", "grants"] as const) expect(await countRows(db, table)).toBe(0);
+    expect(await countRows(db, "pending_requests")).toBe(1);
   });
 });

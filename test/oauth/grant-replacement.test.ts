@@ -58,7 +58,7 @@ describe("a new connect replaces the oldest grants of the same login", () => {
     const oldest = await newToken();
     const client = await connectClient(srv.mcpUrl, oldest);
     expect((await callOk(client, "list_mailboxes")).mailboxes.length).toBeGreaterThan(0); // IMAP connection open
-    const tokenId = srv.deps.grants.findToken(oldest)!.id;
+    const tokenId = (await srv.deps.grants.findToken(oldest))!.id;
     const bob = await newToken({ email: h.dovecot.users.bob.email, password: h.dovecot.users.bob.pass }); // another login
     const kept: string[] = [];
     for (let i = 1; i < GRANTS_PER_LOGIN; i++) kept.push(await newToken());
@@ -68,10 +68,10 @@ describe("a new connect replaces the oldest grants of the same login", () => {
     kept.push(await newToken()); // the sixth
     expect(revoked).toEqual([tokenId]);
     expect(srv.deps.sessions.countFor(tokenId)).toBe(0);
-    expect(srv.deps.grants.findToken(oldest)).toBeNull();
+    expect(await srv.deps.grants.findToken(oldest)).toBeNull();
     expect(await mcpStatus(oldest)).toBe(401);
     await expect(client.callTool({ name: "list_mailboxes", arguments: {} })).rejects.toThrow();
-    for (const token of [...kept, bob]) expect(srv.deps.grants.findToken(token)).not.toBeNull();
+    for (const token of [...kept, bob]) expect(await srv.deps.grants.findToken(token)).not.toBeNull();
     expect((await callOk(await connectClient(srv.mcpUrl, kept.at(-1)!), "list_mailboxes")).mailboxes.length).toBeGreaterThan(0);
     await client.close().catch(() => {});
   });

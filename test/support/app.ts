@@ -1,10 +1,10 @@
-// Builds the real app on an in-memory store with a manual clock, for app.handle() tests.
-import { manualClock } from "../../src/clock.ts";
+// Builds the real app on an in-memory store with a manual clock, for app.handle() tests
+// (src/store/store.ts memoryStore: usable at once, its migration runs first).
+import { manualClock, type Clock } from "../../src/clock.ts";
 import type { Config } from "../../src/config.ts";
 import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { memoryLogger } from "../../src/log.ts";
-import { openDatabase } from "../../src/store/db.ts";
-import { GrantStore } from "../../src/store/grants.ts";
+import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
@@ -30,26 +30,31 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     secretKey: new Uint8Array(32).fill(7),
     allowPrivateHosts: true,
     trustProxy: false,
+    databaseUrl: null,
     version: "0.0.0-test",
     ...overrides,
   };
 }
 
-export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}) {
+/** Builds the stores over the test's key and clock; `storesOver(db, …)` puts them on a file or on Postgres. */
+export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;
+
+/** `makeStore`: another store to build on (a file, Postgres); by default a fresh in-memory one. */
+export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore) {
   const config = testConfig(overrides);
   const clock = manualClock(Date.now());
   const log = memoryLogger();
-  const db = openDatabase(":memory:");
-  const grants = new GrantStore(db, config.secretKey, clock);
+  const store = makeStore(config.secretKey, clock);
+  const { db, grants, pending } = store;
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
   const sessions = new SessionStore(clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
-  return { config, clock, log, db, grants, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
+  return { config, clock, log, store, db, grants, pending, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
 }
 
-export function testApp(overrides: Partial<Config> = {}) {
-  const deps = testDeps(overrides);
+export function testApp(overrides: Partial<Config> = {}, makeStore?: StoreFactory) {
+  const deps = testDeps(overrides, {}, makeStore);
   return { ...deps, app: createApp(deps) };
 }

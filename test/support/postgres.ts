@@ -52,7 +52,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const pg = { bin, dir, asUser };
   await run([...asUser, join(bin, "initdb"), "-D", join(dir, "data"), "-U", "mailbox", "--auth=trust", "-E", "UTF8", "--no-sync"], "initdb");
   running.add(pg);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  // max_connections: every store opened by a test (and each cluster instance) holds a small pool.
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`;
   await run([...asUser, join(bin, "pg_ctl"), "-D", join(dir, "data"), "-l", join(dir, "log"), "-o", opts, "-w", "-t", "30", "start"], "pg_ctl start");
   const admin = new Bun.SQL(`postgres://mailbox@127.0.0.1:${port}/postgres`);
   return {

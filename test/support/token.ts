@@ -3,25 +3,28 @@
 import { randomBytes } from "node:crypto";
 import { encodeAccount, type MailAccount } from "../../src/mail/types.ts";
 import type { GrantStore } from "../../src/store/grants.ts";
+import type { PendingStore } from "../../src/store/pending.ts";
 import type { MailUser } from "./dovecot.ts";
 
 const hex = (n: number) => randomBytes(n).toString("hex");
 
-export async function issueTestToken(deps: { grants: GrantStore }, account: MailAccount): Promise<string> {
+type Stores = { grants: GrantStore; pending: PendingStore };
+
+export async function issueTestToken(deps: Stores, account: MailAccount): Promise<string> {
   return (await issueTestGrant(deps, account)).token;
 }
 
-export async function issueTestGrant(deps: { grants: GrantStore }, account: MailAccount): Promise<{ token: string; tokenId: string }> {
+export async function issueTestGrant(deps: Stores, account: MailAccount): Promise<{ token: string; tokenId: string }> {
   const { grants } = deps;
-  const { requestId } = grants.createPending(
+  const { requestId } = await deps.pending.create(
     { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
     600_000,
   );
-  const pending = grants.getPending(requestId)!;
+  const pending = (await deps.pending.get(requestId))!;
   const code = hex(24); // 48 characters, as the spec's codes
   await grants.issueCode(code, pending, encodeAccount(account), 300_000);
   const token = hex(32);
-  const record = await grants.redeemCode(code, grants.findCode(code)!, token, "email:read email:write", 30 * 86_400_000);
+  const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, "email:read email:write", 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");
   return { token, tokenId: record.id };
 }

@@ -1,0 +1,117 @@
+// What several instances rely on in the store, on both backends: rate-limit reservations that hold
+// under concurrency (separate connections, as separate instances have), migrations by one instance
+// at a time, and the master key check.
+import { describe, expect, test } from "bun:test";
+import { manualClock } from "../../src/clock.ts";
+import { keyCheckValue } from "../../src/store/crypto.ts";
+import { openPostgres, type Db } from "../../src/store/db.ts";
+import { checkMasterKey } from "../../src/store/key-check.ts";
+import { LimitStore } from "../../src/store/limits.ts";
+import { migrate, SCHEMA_VERSION, SchemaVersionError, schemaVersion } from "../../src/store/schema.ts";
+import { KeyMismatchError, openStore } from "../../src/store/store.ts";
+import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
+
+const key = new Uint8Array(32).fill(1);
+const W = { max: 5, windowMs: 15 * 60_000 };
+
+closeStoresAfterEach();
+
+for (const backend of BACKENDS) {
+  describe(`shared state on ${backend.name}`, () => {
+    test("12 reservations at once: exactly 5 taken; a release frees one; the window moves on", async () => {
+      const clock = manualClock();
+      const limits = new LimitStore(await backend.open(), key, clock);
+      const all = await Promise.all(Array.from({ length: 12 }, () => limits.reserve("b", ["ip:1", "mailbox:a"], W)));
+      const taken = all.filter((r) => "slot" in r);
+      expect(taken).toHaveLength(5);
+      expect(all.filter((r) => "waitMs" in r).every((r) => (r as { waitMs: number }).waitMs === W.windowMs)).toBe(true);
+      await limits.release((taken[0] as { slot: string }).slot);
+      expect("slot" in (await limits.reserve("b", ["ip:1"], W))).toBe(true);
+      expect("waitMs" in (await limits.reserve("b", ["ip:2", "ip:1"], W))).toBe(true); // one full key refuses all
+      expect("slot" in (await limits.reserve("b", ["ip:2"], W))).toBe(true); // ...and took nothing under the others
+      expect("slot" in (await limits.reserve("other-bucket", ["ip:1"], W))).toBe(true);
+      clock.advance(W.windowMs);
+      expect("slot" in (await limits.reserve("b", ["ip:1"], W))).toBe(true);
+      await limits.sweep("b", W.windowMs);
+      expect(await limits.size("b")).toBe(1);
+    });
+
+    test("keys are stored as keyed hashes, never the address", async () => {
+      const db = await backend.open();
+      await new LimitStore(db, key, manualClock()).reserve("b", ["mailbox:victim@example.test", "ip:203.0.113.9"], W);
+      const dump = JSON.stringify([...(await db.q`SELECT bucket, key, at, slot FROM limit_events`)]);
+      expect(dump).not.toContain("victim");
+      expect(dump).not.toContain("203.0.113");
+    });
+
+    test("the master key check: recorded once, then matched or not; never the key itself", async () => {
+      const db = await backend.open();
+      expect(await checkMasterKey(db, key)).toBe("recorded");
+      expect(await checkMasterKey(db, key)).toBe("match");
+      expect(await checkMasterKey(db, new Uint8Array(32).fill(2))).toBe("mismatch");
+      const rows = await db.q<{ value: string }>`SELECT value FROM store_meta`;
+      expect(rows[0]!.value).toBe(keyCheckValue(key));
+      expect(rows[0]!.value).not.toContain(Buffer.from(key).toString("hex"));
+    });
+
+    test("a statement issued while a transaction is open is not swallowed by its rollback", async () => {
+      const db = await backend.open();
+      const tx = db.tx(async (t) => {
+        await t`INSERT INTO store_meta (name, value) VALUES ('in-tx', '1')`;
+        await Bun.sleep(20);
+        throw new Error("rolled back");
+      }).catch((err: Error) => err.message);
+      await Bun.sleep(5);
+      await db.q`INSERT INTO store_meta (name, value) VALUES ('outside', '2')`;
+      expect(await tx).toBe("rolled back");
+      expect([...(await db.q`SELECT name FROM store_meta`)]).toEqual([{ name: "outside" }]);
+    });
+
+    test("a store newer than this build is refused", async () => {
+      const db = await backend.create();
+      await migrate(db);
+      if (db.dialect === "sqlite") await db.q`PRAGMA user_version = 99`;
+      else await db.q`UPDATE schema_version SET version = 99`;
+      await expect(migrate(db)).rejects.toThrow(SchemaVersionError);
+    });
+  });
+}
+
+describe("several instances on one Postgres", () => {
+  test("starting together, they migrate once: one finds version 0, the others the current one", async () => {
+    const url = await freshDatabaseUrl("race");
+    const dbs: Db[] = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
+    try {
+      const found = await Promise.all(dbs.map((db) => migrate(db)));
+      expect(found.sort()).toEqual([0, SCHEMA_VERSION, SCHEMA_VERSION]);
+      expect(await schemaVersion(dbs[0]!)).toBe(SCHEMA_VERSION);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  test("reservations from separate instances (separate pools) share one limit", async () => {
+    const url = await freshDatabaseUrl("limits");
+    const dbs = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
+    try {
+      await migrate(dbs[0]!);
+      const clock = manualClock();
+      const stores = dbs.map((db) => new LimitStore(db, key, clock));
+      const all = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.reserve("connect", ["ip:1"], W)));
+      expect(all.filter((r) => "slot" in r)).toHaveLength(5);
+    } finally {
+      await Promise.all(dbs.map((db) => db.close()));
+    }
+  });
+
+  test("an instance with another master key refuses to start", async () => {
+    const url = await freshDatabaseUrl("keys");
+    const clock = manualClock();
+    const first = await openStore({ databaseUrl: url, sqlitePath: "unused", masterKey: key, clock });
+    await first.close();
+    const again = await openStore({ databaseUrl: url, sqlitePath: "unused", masterKey: key, clock });
+    await again.close();
+    await expect(openStore({ databaseUrl: url, sqlitePath: "unused", masterKey: new Uint8Array(32).fill(2), clock }))
+      .rejects.toThrow(KeyMismatchError);
+  });
+});
