@@ -9,6 +9,7 @@ import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
+import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
 
 const PURGE_EVERY_MS = 60_000;
@@ -22,8 +23,7 @@ export interface Service {
 /** Where the store is, for the start-up log: never the URL's user or password. */
 export function storeLabel(config: Config): string {
   if (!config.databaseUrl) return `sqlite ${join(config.dataDir, DB_FILE)}`;
-  const url = new URL(config.databaseUrl);
-  return `postgres ${url.host}${url.pathname}`;
+  return `postgres ${databaseLabel(config.databaseUrl)}`;
 }
 
 export async function startService(config: Config, log: Logger, clock: Clock = systemClock): Promise<Service> {

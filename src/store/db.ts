@@ -85,6 +85,12 @@ export async function openSqlite(path: string): Promise<Db> {
 /** Pool size per instance: the store calls are short; a handful of connections covers the requests in flight. */
 const PG_POOL = 10;
 
+/** Where a database URL points, for messages: host, port and database, never the user or password. */
+export function databaseLabel(url: string): string {
+  const u = new URL(url);
+  return `${u.host}${u.pathname}`;
+}
+
 /** A Postgres database from a postgres:// URL; the first statement proves it is reachable. */
 export async function openPostgres(url: string): Promise<Db> {
   const db = new Db(new SQL({ url, max: PG_POOL, idleTimeout: 60, connectionTimeout: 10 }), "postgres");
@@ -92,7 +98,8 @@ export async function openPostgres(url: string): Promise<Db> {
     await db.q`SELECT 1`;
   } catch (err) {
     await db.close().catch(() => {});
-    throw err;
+    const e = err as { message: string; code?: string };
+    throw new Error(`the database at ${databaseLabel(url)} could not be opened: ${e.message}${e.code ? ` (${e.code})` : ""}`);
   }
   return db;
 }

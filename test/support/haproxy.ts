@@ -33,22 +33,30 @@ export function haproxyConfig(port: number, backends: number[]): string {
     "  timeout server 60s",
     "  timeout tunnel 1h", // a GET /mcp event stream lives long
     "  option http-server-close", // each request picks a backend afresh: no affinity at all
+    // A request that cannot even connect (an instance just died, not yet marked down by the check)
+    // is retried on another instance; one already sent is never replayed (retry-on conn-failure).
+    "  retries 2",
+    "  option redispatch 1",
     "frontend mcp",
     `  bind 127.0.0.1:${port}`,
     "  default_backend instances",
     "backend instances",
     "  balance roundrobin",
-    "  option httpchk GET /health",
+    // HTTP/1.1 with a Host: the bare `option httpchk GET /health` sends HTTP/1.0 without one, which
+    // the server answers with 400 (no Host, no URL), so every instance would be marked down.
+    "  option httpchk",
+    "  http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost",
     ...backends.map((p, i) => `  server i${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`),
     "",
   ].join("\n");
 }
 
-export async function startHaproxy(backends: number[]): Promise<Haproxy> {
+/** `port`: where it listens (default a free one), e.g. the port the instances' base URL names. */
+export async function startHaproxy(backends: number[], port?: number): Promise<Haproxy> {
   const bin = Bun.which("haproxy", { PATH: `${process.env.PATH}:/usr/sbin` });
   if (!bin) throw new Error(HAPROXY_INSTALL_HINT);
   const dir = mkdtempSync(join(process.env.MAILBOX_TEST_TMPDIR ?? tmpdir(), "mailbox-mcp-haproxy-"));
-  const port = await freePort();
+  port ??= await freePort();
   writeFileSync(join(dir, "haproxy.cfg"), haproxyConfig(port, backends));
   const proc = Bun.spawn([bin, "-db", "-f", join(dir, "haproxy.cfg")], { stdout: "ignore", stderr: "pipe" });
   const kill = () => { try { proc.kill("SIGKILL"); } catch {} };
