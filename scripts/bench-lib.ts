@@ -68,8 +68,11 @@ async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess; re
   return { proc, ready: JSON.parse(text.split("\n")[0]!) as T };
 }
 
-export async function startServer(accounts: MailAccount[]): Promise<ServerProc> {
-  const { proc, ready } = await spawnReady<{ port: number; tokens: string[] }>(["scripts/bench-server.ts", JSON.stringify(accounts)]);
+/** `store`: a postgres:// URL for the store (default in-memory SQLite), and tokens to reuse instead of issuing. */
+export async function startServer(accounts: MailAccount[], store: { databaseUrl?: string; tokens?: string[] } = {}): Promise<ServerProc> {
+  const args = ["scripts/bench-server.ts", JSON.stringify(accounts), store.databaseUrl ?? ""];
+  if (store.tokens) args.push("reuse", JSON.stringify(store.tokens));
+  const { proc, ready } = await spawnReady<{ port: number; tokens: string[] }>(args);
   return { ...ready, pid: proc.pid, kill: () => proc.kill() };
 }
 

@@ -7,6 +7,7 @@
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
 //   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB);
 //   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
+//   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -25,6 +26,7 @@ import {
   ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows } from "./bench-latency.ts";
+import { storeRows } from "./bench-store.ts";
 
 const MIX = "BenchMix"; // 1,000 varied messages: the folder the tool rows work on
 const SMALL = "Bench100";
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
     await memory(server, url, idle);
     await writeRows(h); // issue 5: send_email, move_email
     await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
+    await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
     await client.close();
     await imap.logout();
   } finally {

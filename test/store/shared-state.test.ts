@@ -2,6 +2,9 @@
 // under concurrency (separate connections, as separate instances have), migrations by one instance
 // at a time, and the master key check.
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { manualClock } from "../../src/clock.ts";
 import { keyCheckValue } from "../../src/store/crypto.ts";
 import { openPostgres, type Db } from "../../src/store/db.ts";
@@ -76,6 +79,22 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("the single executable's SQLite file", () => {
+  test("a lost key file (another key) warns and becomes the store's key; the old grants stay unopenable", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "keycheck-")), "s.sqlite");
+    const clock = manualClock();
+    const first = await openStore({ databaseUrl: null, sqlitePath: path, masterKey: key, clock });
+    await first.close();
+    const warnings: string[] = [];
+    const other = new Uint8Array(32).fill(2);
+    const second = await openStore({ databaseUrl: null, sqlitePath: path, masterKey: other, clock, warn: (m) => warnings.push(m) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("clients must sign in again");
+    expect(await checkMasterKey(second.db, other)).toBe("match");
+    await second.close();
+  });
+});
 
 describe("several instances on one Postgres", () => {
   test("starting together, they migrate once: one finds version 0, the others the current one", async () => {

@@ -22,7 +22,15 @@ export interface Haproxy {
   stop(): Promise<void>;
 }
 
-export function haproxyConfig(port: number, backends: number[]): string {
+export interface HaproxyOptions {
+  /**
+   * Pin each MCP session to the instance that opened it (a stick table on Mcp-Session-Id). Only for
+   * the bench, while 2025-era sessions live in one instance's memory; the cluster tests use none.
+   */
+  stickySessions?: boolean;
+}
+
+export function haproxyConfig(port: number, backends: number[], opts: HaproxyOptions = {}): string {
   return [
     "global",
     "  maxconn 2000",
@@ -42,6 +50,9 @@ export function haproxyConfig(port: number, backends: number[]): string {
     "  default_backend instances",
     "backend instances",
     "  balance roundrobin",
+    ...(opts.stickySessions
+      ? ["  stick-table type string len 64 size 100k expire 30m", "  stick on req.hdr(mcp-session-id)", "  stick store-response res.hdr(mcp-session-id)"]
+      : []),
     // HTTP/1.1 with a Host: the bare `option httpchk GET /health` sends HTTP/1.0 without one, which
     // the server answers with 400 (no Host, no URL), so every instance would be marked down.
     "  option httpchk",
@@ -52,12 +63,12 @@ export function haproxyConfig(port: number, backends: number[]): string {
 }
 
 /** `port`: where it listens (default a free one), e.g. the port the instances' base URL names. */
-export async function startHaproxy(backends: number[], port?: number): Promise<Haproxy> {
+export async function startHaproxy(backends: number[], port?: number, opts: HaproxyOptions = {}): Promise<Haproxy> {
   const bin = Bun.which("haproxy", { PATH: `${process.env.PATH}:/usr/sbin` });
   if (!bin) throw new Error(HAPROXY_INSTALL_HINT);
   const dir = mkdtempSync(join(process.env.MAILBOX_TEST_TMPDIR ?? tmpdir(), "mailbox-mcp-haproxy-"));
   port ??= await freePort();
-  writeFileSync(join(dir, "haproxy.cfg"), haproxyConfig(port, backends));
+  writeFileSync(join(dir, "haproxy.cfg"), haproxyConfig(port, backends, opts));
   const proc = Bun.spawn([bin, "-db", "-f", join(dir, "haproxy.cfg")], { stdout: "ignore", stderr: "pipe" });
   const kill = () => { try { proc.kill("SIGKILL"); } catch {} };
   process.on("exit", kill);

@@ -1,0 +1,206 @@
+// `bun run bench`, the store rows (issue 13): the same server on the default SQLite store and on
+// Postgres (a private one on loopback, test/support/postgres.ts), then one vs two instances on that
+// Postgres behind haproxy. Printed:
+//   - p50/p95 of the read rows and of list_providers (no IMAP: HTTP + Bearer lookup + JSON-RPC only)
+//     on each store, timed together so load from elsewhere hits both alike; target: Postgres adds
+//     <= 1 ms at p50 per call;
+//   - the server's CPU time per call for a read mix on each store, from /proc/<pid>/stat (the server's
+//     own utime + stime, 10 ms ticks, over enough calls), which moves less than wall clock here;
+//   - calls per second under a mixed load, one instance vs two behind haproxy, and the errors seen
+//     (target 0). Until MCP sessions move into the store (another branch), haproxy pins each session
+//     to the instance that opened it; everything else (tokens, limits) is shared through Postgres.
+// Runs alone too: `bun scripts/bench-store.ts` (seeds its own folder).
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { systemClock } from "../src/clock.ts";
+import { hashSecret } from "../src/store/crypto.ts";
+import { openStore, type Store } from "../src/store/store.ts";
+import { issueTestToken } from "../test/support/token.ts";
+import type { MailAccount } from "../src/mail/types.ts";
+import { startHaproxy } from "../test/support/haproxy.ts";
+import { getHarness, stopHarness } from "../test/support/harness.ts";
+import * as fx from "../test/support/mail-fixtures.ts";
+import { connectClient } from "../test/support/mcp-client.ts";
+import { startPostgres } from "../test/support/postgres.ts";
+import { testAccount } from "../test/support/token.ts";
+import { ms, pct, rawCaller, startServer, timeTogether, verdict, type McpCaller, type ServerProc } from "./bench-lib.ts";
+
+const CPU_CALLS = Number(process.env.BENCH_STORE_CPU_CALLS ?? 1000);
+const LOAD_SECONDS = Number(process.env.BENCH_STORE_LOAD_SECONDS ?? 10);
+const LOAD_TOKENS = 4;
+const CALLERS_PER_TOKEN = 2; // within the per-token limit of 4 running calls
+
+/** The server process's CPU time so far (user + system), in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s (CLK_TCK 100)
+}
+
+function readMix(folder: string): Array<(m: McpCaller) => Promise<unknown>> {
+  return [
+    (m) => m.call("get_recent_emails", { folder, limit: 20 }),
+    (m) => m.call("search_emails", { folder, from: "dave@example.org" }),
+    (m) => m.call("get_email", { folder, uid: 500 }),
+    (m) => m.call("list_mailboxes", {}),
+    (m) => m.call("list_providers", {}),
+  ];
+}
+
+async function sessionCaller(url: string, token: string): Promise<McpCaller> {
+  const client = await connectClient(url, token);
+  return rawCaller(url, token, (client.transport as { sessionId?: string }).sessionId!);
+}
+
+/** `calls` calls of the mix spread over `callers` running at once. */
+async function run(callers: McpCaller[], mix: Array<(m: McpCaller) => Promise<unknown>>, calls: number): Promise<void> {
+  let next = 0;
+  await Promise.all(callers.map(async (c) => {
+    for (let n = next++; n < calls; n = next++) await mix[n % mix.length]!(c);
+  }));
+}
+
+async function storeComparison(account: MailAccount, folder: string, databaseUrl: string): Promise<void> {
+  const servers = { sqlite: await startServer([account]), postgres: await startServer([account], { databaseUrl }) };
+  try {
+    const url = (s: ServerProc) => `http://localhost:${s.port}/mcp`;
+    const sq = await sessionCaller(url(servers.sqlite), servers.sqlite.tokens[0]!);
+    const pg = await sessionCaller(url(servers.postgres), servers.postgres.tokens[0]!);
+    console.log(`\nstore: SQLite (default) vs Postgres on loopback, same server, raw client; times in ms`);
+    console.log(`${"row".padEnd(22)} ${"SQLite p50/p95".padStart(15)} ${"Postgres p50/p95".padStart(17)} ${"+p50".padStart(6)}`);
+    const rows: Array<[string, (m: McpCaller) => Promise<unknown>]> = [
+      ["get_recent_emails(20)", (m) => m.call("get_recent_emails", { folder, limit: 20 })],
+      ["search_emails(from)", (m) => m.call("search_emails", { folder, from: "dave@example.org" })],
+      ["get_email", (m) => m.call("get_email", { folder, uid: 500 })],
+      ["list_providers", (m) => m.call("list_providers", {})],
+    ];
+    for (const [name, call] of rows) {
+      const [a, b] = await timeTogether([() => call(sq), () => call(pg)]);
+      const added = b!.p50 - a!.p50;
+      console.log(`${name.padEnd(22)} ${`${ms(a!.p50)}/${ms(a!.p95)}`.padStart(15)} ${`${ms(b!.p50)}/${ms(b!.p95)}`.padStart(17)} ` +
+        `${added.toFixed(2).padStart(6)}  ${verdict(added <= 1)}`);
+    }
+    for (const [name, server, caller] of [["SQLite", servers.sqlite, sq], ["Postgres", servers.postgres, pg]] as const) {
+      const callers = [caller, await sessionCaller(url(server), server.tokens[0]!)];
+      await run(callers, readMix(folder), 200); // warm-up
+      const before = cpuMs(server.pid);
+      await run(callers, readMix(folder), CPU_CALLS);
+      console.log(`server CPU per call, read mix (5 tools), ${name.padEnd(8)}: ${((cpuMs(server.pid) - before) / CPU_CALLS).toFixed(3)} ms`);
+    }
+  } finally {
+    servers.sqlite.kill();
+    servers.postgres.kill();
+  }
+}
+
+/** Calls per second and errors for LOAD_SECONDS of the mix through haproxy over `instances`. */
+async function load(instances: ServerProc[], folder: string): Promise<{ perSecond: number; errors: number; calls: number }> {
+  const lb = await startHaproxy(instances.map((s) => s.port), undefined, { stickySessions: true });
+  try {
+    const url = `http://127.0.0.1:${lb.port}/mcp`;
+    const callers: McpCaller[] = [];
+    for (const token of instances[0]!.tokens) for (let i = 0; i < CALLERS_PER_TOKEN; i++) callers.push(await sessionCaller(url, token));
+    const mix = readMix(folder);
+    await run(callers, mix, 200); // warm-up: JIT, IMAP logins and selects on each instance
+    let calls = 0;
+    let errors = 0;
+    const until = performance.now() + LOAD_SECONDS * 1000;
+    await Promise.all(callers.map(async (c, k) => {
+      for (let n = k; performance.now() < until; n++) {
+        try {
+          await mix[n % mix.length]!(c);
+          calls++;
+        } catch {
+          errors++;
+        }
+      }
+    }));
+    return { perSecond: calls / LOAD_SECONDS, errors, calls };
+  } finally {
+    await lb.stop();
+  }
+}
+
+async function scaleOut(account: MailAccount, folder: string, databaseUrl: string): Promise<void> {
+  const first = await startServer(Array.from({ length: LOAD_TOKENS }, () => account), { databaseUrl });
+  const second = await startServer([], { databaseUrl, tokens: first.tokens });
+  try {
+    console.log(`\nmixed read load on Postgres through haproxy, ${LOAD_TOKENS * CALLERS_PER_TOKEN} callers, ${LOAD_SECONDS} s each ` +
+      `(sessions pinned to their instance until they move into the store):`);
+    const one = await load([first], folder);
+    console.log(`one instance : ${one.perSecond.toFixed(0).padStart(5)} calls/s, ${one.errors} errors in ${one.calls} calls`);
+    const two = await load([first, second], folder);
+    console.log(`two instances: ${two.perSecond.toFixed(0).padStart(5)} calls/s, ${two.errors} errors in ${two.calls} calls  ` +
+      `${verdict(two.errors === 0)} (x${(two.perSecond / one.perSecond).toFixed(2)}; 2 cores shared with Dovecot, Postgres and the client)`);
+  } finally {
+    first.kill();
+    second.kill();
+  }
+}
+
+/** µs per call of `fn`, p50 over 2,000 calls after 200. */
+async function micros(fn: () => unknown): Promise<number> {
+  for (let i = 0; i < 200; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push((performance.now() - t) * 1000);
+  }
+  return pct(samples.sort((a, b) => a - b), 0.5);
+}
+
+/**
+ * The Bearer lookup every /mcp request makes (GrantStore.findToken), in this process: Bun.SQL on a
+ * SQLite file, the same query through bun:sqlite (the synchronous driver the store used before), and
+ * Bun.SQL on Postgres. Shows whether SQLite needs an implementation of its own.
+ */
+async function lookupRow(account: MailAccount, databaseUrl: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-store-"));
+  const key = new Uint8Array(32).fill(1);
+  const stores: Store[] = [];
+  try {
+    const file = await openStore({ databaseUrl: null, sqlitePath: join(dir, "s.sqlite"), masterKey: key, clock: systemClock });
+    const pg = await openStore({ databaseUrl, sqlitePath: "", masterKey: key, clock: systemClock });
+    stores.push(file, pg);
+    const tokens = [await issueTestToken(file, account), await issueTestToken(pg, account)];
+    const raw = new Database(join(dir, "s.sqlite"), { readonly: true });
+    const q = raw.query("SELECT token_hash, grant_id, scope, resource, expires_at FROM tokens WHERE token_hash = ? AND expires_at > ?");
+    const [bunSql, bunSqlite, postgres] = [
+      await micros(() => file.grants.findToken(tokens[0]!)),
+      await micros(() => q.get(hashSecret(tokens[0]!), Date.now())),
+      await micros(() => pg.grants.findToken(tokens[1]!)),
+    ];
+    raw.close();
+    console.log(`
+Bearer lookup (findToken) p50: Bun.SQL SQLite ${bunSql.toFixed(0)} µs, bun:sqlite ${bunSqlite.toFixed(0)} µs, ` +
+      `Bun.SQL Postgres ${postgres.toFixed(0)} µs`);
+  } finally {
+    for (const s of stores) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function storeRows(account: MailAccount, folder: string): Promise<void> {
+  const pg = await startPostgres();
+  try {
+    await lookupRow(account, await pg.database("bench_lookup"));
+    await storeComparison(account, folder, await pg.database("bench_compare"));
+    await scaleOut(account, folder, await pg.database("bench_scale"));
+  } finally {
+    await pg.stop();
+  }
+}
+
+if (import.meta.main) {
+  const h = await getHarness();
+  const folder = "BenchStore";
+  await h.dovecot.seedBulk("alice", folder, 1000, (i) =>
+    fx.plainText({ from: i % 3 === 0 ? "Dave Example <dave@example.org>" : fx.DEFAULT_FROM, subject: `Store ${i}` }, `Message ${i}.\n`));
+  try {
+    await storeRows(testAccount(h.dovecot.users.alice, h.dovecot), folder);
+  } finally {
+    await stopHarness();
+  }
+}
