@@ -70,6 +70,13 @@ for (const backend of BACKENDS) {
       expect([...(await db.q`SELECT name FROM store_meta`)]).toEqual([{ name: "outside" }]);
     });
 
+    test("IN lists outside a transaction (Db.list), the same on both", async () => {
+      const db = await backend.open();
+      for (const name of ["a", "b", "c"]) await db.q`INSERT INTO store_meta (name, value) VALUES (${name}, 'v')`;
+      const rows = await db.q<{ name: string }>`SELECT name FROM store_meta WHERE name IN ${db.list(["a", "c", "z"])} ORDER BY name`;
+      expect(rows.map((r) => r.name)).toEqual(["a", "c"]);
+    });
+
     test("a store newer than this build is refused", async () => {
       const db = await backend.create();
       await migrate(db);

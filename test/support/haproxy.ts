@@ -28,6 +28,12 @@ export interface HaproxyOptions {
    * the bench, while 2025-era sessions live in one instance's memory; the cluster tests use none.
    */
   stickySessions?: boolean;
+  /**
+   * Failed health checks (every 500 ms) before an instance is taken out; default 1, so a killed
+   * instance is out within half a second. The bench uses more: a check that times out on a busy
+   * machine would otherwise move pinned sessions to an instance that does not have them.
+   */
+  fall?: number;
 }
 
 export function haproxyConfig(port: number, backends: number[], opts: HaproxyOptions = {}): string {
@@ -57,7 +63,7 @@ export function haproxyConfig(port: number, backends: number[], opts: HaproxyOpt
     // the server answers with 400 (no Host, no URL), so every instance would be marked down.
     "  option httpchk",
     "  http-check send meth GET uri /health ver HTTP/1.1 hdr Host localhost",
-    ...backends.map((p, i) => `  server i${i} 127.0.0.1:${p} check inter 500 fall 1 rise 1`),
+    ...backends.map((p, i) => `  server i${i} 127.0.0.1:${p} check inter 500 fall ${opts.fall ?? 1} rise 1`),
     "",
   ].join("\n");
 }
