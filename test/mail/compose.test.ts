@@ -15,7 +15,9 @@ const fails = (fn: () => unknown, argument: string, pattern?: RegExp) => {
 describe("addresses", () => {
   test("valid and invalid bare addresses", () => {
     for (const a of ["a@b.co", "first.last+tag@sub.example.test", "o'neil@example.ie", "zoe@exämple.de"]) expect(isValidAddress(a)).toBe(true);
-    for (const a of ["", "plain", "@b.co", "a@", "a@b", "a..b@c.de", ".a@c.de", "a@-b.de", "a@b.123", "a b@c.de", "a@b@c.de", "zoë@example.de", `${"x".repeat(65)}@b.de`]) {
+    // RFC 5322 §3.4.1: a one-label domain is a domain (homelab and intranet servers).
+    for (const a of ["bob@localhost", "me@homelab", "a@b"]) expect(isValidAddress(a)).toBe(true);
+    for (const a of ["", "plain", "@b.co", "a@", "a@123", "a@-b", "a..b@c.de", ".a@c.de", "a@-b.de", "a@b.123", "a b@c.de", "a@b@c.de", "zoë@example.de", `${"x".repeat(65)}@b.de`]) {
       expect(isValidAddress(a)).toBe(false);
     }
   });

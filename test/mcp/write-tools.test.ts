@@ -113,6 +113,15 @@ describe("happy paths", () => {
     expect(sentCopy[0]?.seen).toBe(true);
   });
 
+  test("single-label recipient domains (bob@localhost, me@homelab) are accepted", async () => {
+    const subject = `single label ${tag()}`;
+    const sent = await callOk(mcp, "send_email", { to: "Bob <bob@localhost>", cc: ["me@homelab"], subject, text: "hi" });
+    expect(sent.accepted).toEqual(["bob@localhost", "me@homelab"]);
+    expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@localhost", "me@homelab"]);
+    const draft = await callOk(mcp, "draft_email", { to: "me@homelab", subject, text: "draft" });
+    expect(draft.uid).toBeGreaterThan(0);
+  });
+
   test("mark_as_read and move_email", async () => {
     const { folder, uids } = await seed(2);
     expect(await callOk(mcp, "mark_as_read", { folder, uids })).toEqual({ folder, updated: 2 });
