@@ -48,9 +48,10 @@ export const getEmail = defineTool({
 
 const who = (a: { name: string | null; address: string }) => (a.name ? `${a.name} <${a.address}>` : a.address);
 
+// Only what the server itself knows (folder, uid, flags) stays outside the fence: every value a
+// sender wrote (names, addresses, subject, ids, attachment names, body) is inside it.
 function describe(e: FullEmail): string {
-  const lines = [
-    `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
+  const headers = [
     `From: ${e.from ? who(e.from) : "(none)"}`,
     `To: ${e.to.map(who).join(", ") || "(none)"}`,
     ...(e.cc.length ? [`Cc: ${e.cc.map(who).join(", ")}`] : []),
@@ -60,8 +61,10 @@ function describe(e: FullEmail): string {
     `Message-ID: ${e.message_id ?? "(none)"}`,
     ...(e.in_reply_to ? [`In-Reply-To: ${e.in_reply_to}`] : []),
     ...e.attachments.map((a) => `Attachment (part ${a.part}): ${a.filename ?? "(unnamed)"}, ${a.content_type}, ${a.size} bytes`),
-    "",
-    fenceUntrusted(e.body_text).text,
+  ];
+  const lines = [
+    `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
+    fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
   ];
   if (e.truncated) lines.push("(The body was cut at max_chars; call again with a larger max_chars for more.)");
   return lines.join("\n");

@@ -1,6 +1,7 @@
 // zod pieces shared by several tools (read and write): argument fields and the Summary shape of
 // DESIGN §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
+import { fenceUntrusted } from "../../mail/sanitize.ts";
 import type { Summary } from "../../mail/summary.ts";
 
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
@@ -50,8 +51,12 @@ export function summaryLine(s: Summary): string {
   return `uid ${s.uid} | ${s.date ?? "no date"} | ${who(s.from)} | ${s.subject || "(no subject)"}${tail}`;
 }
 
+/**
+ * The page's lines inside one untrusted-content fence (subjects and names are written by the
+ * senders), then the paging hint, which is ours.
+ */
 export function summaryLines(emails: Summary[], nextBefore: number | null): string {
-  const lines = emails.map(summaryLine);
+  const lines = [fenceUntrusted(emails.map(summaryLine).join("\n"), "One line per message (uid | date | sender | subject)", "the senders").text];
   if (nextBefore !== null) lines.push(`More older messages: call again with before_uid ${nextBefore}.`);
   return lines.join("\n");
 }
