@@ -2,7 +2,7 @@
 // DESIGN §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
 import { fenceUntrusted } from "../../mail/sanitize.ts";
-import type { Summary } from "../../mail/summary.ts";
+import type { Address, Summary } from "../../mail/summary.ts";
 
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
   .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');
@@ -18,7 +18,7 @@ export const beforeUidArg = z.number().int().positive().max(4_294_967_296).optio
 
 export const addressSchema = z.object({
   name: z.string().nullable().describe("Display name, or null when the header has none."),
-  address: z.string(),
+  address: z.string().nullable().describe("The email address, or null when the header gave none that is usable (only a name)."),
 });
 
 export const summarySchema = z.object({
@@ -39,8 +39,9 @@ export const summarySchema = z.object({
 export const nextBeforeUid = z.number().int().nullable()
   .describe("Pass as before_uid to get the next older page; null when there are no older matches.");
 
-function who(a: { name: string | null; address: string } | null): string {
-  if (!a) return "(unknown sender)";
+/** `Name <address>`, `address`, or `Name (no address)`; shared by the tools' text blocks. */
+export function who(a: Address): string {
+  if (!a.address) return `${a.name} (no address)`;
   return a.name ? `${a.name} <${a.address}>` : a.address;
 }
 
@@ -48,7 +49,7 @@ function who(a: { name: string | null; address: string } | null): string {
 export function summaryLine(s: Summary): string {
   const marks = [s.seen ? "" : "unread", s.flagged ? "flagged" : "", s.has_attachments ? "attachments" : ""].filter(Boolean);
   const tail = marks.length ? ` [${marks.join(", ")}]` : "";
-  return `uid ${s.uid} | ${s.date ?? "no date"} | ${who(s.from)} | ${s.subject || "(no subject)"}${tail}`;
+  return `uid ${s.uid} | ${s.date ?? "no date"} | ${s.from ? who(s.from) : "(unknown sender)"} | ${s.subject || "(no subject)"}${tail}`;
 }
 
 /**
