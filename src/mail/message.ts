@@ -55,7 +55,9 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: Html
     return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };
   }, { readOnly: true });
   const parsed = await parseMessage(f.whole ? f.source : headerBlock(f.source));
+  await breathe();
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
+  await breathe();
   const body = await readable(segments, q.maxChars, converter);
   const { text, truncated } = window(body.text, q.maxChars);
   return {
@@ -69,6 +71,10 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: Html
     attachments: attachmentsOf(f.structure, f.whole ? parsed : null),
   };
 }
+
+// Each step on a 4 MB message costs the event loop ~10-25 ms; letting other requests in between
+// keeps one message from adding them up into one long stall.
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The body segments as one text: HTML converted (bounded, off the event loop), enough for max_chars. */
 async function readable(segments: Segment[], maxChars: number, converter?: HtmlConverter): Promise<{ text: string; notes: string[] }> {

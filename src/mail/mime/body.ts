@@ -62,6 +62,6 @@ export function decodeText(part: MimePart): string {
   } catch {
     text = part.content.toString("utf8");
   }
-  text = text.replace(/\r\n?/g, "\n");
+  // Line ends are normalised later, on the part that is shown (sanitize.ts cleanText).
   return part.flowed ? libmime.decodeFlowed(text, part.delSp) : text;
 }
