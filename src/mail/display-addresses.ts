@@ -49,3 +49,9 @@ export function displayAddresses(list: ReadonlyArray<{ name?: string; address?: 
     .map((a) => displayAddress(a.name, a.address))
     .filter((a): a is Address => a !== null);
 }
+
+/** `Name <address>`, `address`, or `Name (no address)`: how the text blocks write an address. */
+export function formatAddress(a: Address): string {
+  if (!a.address) return `${a.name} (no address)`;
+  return a.name ? `${a.name} <${a.address}>` : a.address;
+}

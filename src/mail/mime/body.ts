@@ -1,6 +1,7 @@
 // Which parts of a message make its readable body, in order, as a careful mail client shows them.
 // HTML stays HTML here: converting it is costly and runs off the event loop (../html-text/).
 import libmime from "libmime";
+import { formatAddress } from "../display-addresses.ts";
 import { isMessageType, type MimePart, type ParsedMessage } from "./tree.ts";
 
 export type Segment = { kind: "text"; text: string } | { kind: "html"; html: string };
@@ -43,7 +44,7 @@ function pickAlternative(children: MimePart[]): Segment[] {
 function attachedMessage(part: MimePart): Segment[] {
   if (!part.message) return [];
   const h = part.message.headers;
-  const who = (key: string) => h.addresses(key).map((a) => (a.address ? (a.name ? `${a.name} <${a.address}>` : a.address) : a.name)).join(", ");
+  const who = (key: string) => h.addresses(key).map(formatAddress).join(", ");
   const lines = [
     `---------- Attached message (part ${part.part}) ----------`,
     ...[["From", who("from")], ["Date", h.text("date")], ["Subject", h.text("subject")], ["To", who("to")], ["Cc", who("cc")]]

@@ -10,8 +10,6 @@ export interface MimePart {
   part: string;
   /** Lower-case type/subtype, normalised as RFC 2045 §5.2 says (see contentType). */
   type: string;
-  /** The type exactly as declared, for the attachment list. */
-  declaredType: string;
   charset: string | null;
   flowed: boolean;
   delSp: boolean;
@@ -78,14 +76,18 @@ function split(source: Buffer): Promise<RawNode[]> {
     const stream: NodeJS.EventEmitter = splitter; // its typings declare only the "data" event
     stream.once("end", () => resolve(nodes));
     stream.once("error", () => resolve(nodes)); // keep what was read: a broken tail loses only itself
-    splitter.end(source);
+    try {
+      splitter.end(source);
+    } catch {
+      resolve(nodes);
+    }
   });
 }
 
 function toPart(node: MimeNode): MimePart {
   const declared = node.headers && node.headers.get("Content-Type").length ? String(node.contentType || "") : "";
   return {
-    part: "", type: contentType(node, declared), declaredType: declared || String(node.contentType || "text/plain"),
+    part: "", type: contentType(node, declared),
     charset: node.charset || null, flowed: !!node.flowed, delSp: !!node.delSp,
     disposition: node.disposition || null, filename: node.filename || null,
     children: [], content: Buffer.alloc(0), message: null,
@@ -123,7 +125,7 @@ function number(part: MimePart, prefix: string, isRoot: boolean): void {
 
 function emptyPart(prefix: string): MimePart {
   return {
-    part: prefix ? `${prefix}.1` : "1", type: "text/plain", declaredType: "text/plain", charset: null, flowed: false, delSp: false,
+    part: prefix ? `${prefix}.1` : "1", type: "text/plain", charset: null, flowed: false, delSp: false,
     disposition: null, filename: null, children: [], content: Buffer.alloc(0), message: null,
   };
 }

@@ -2,7 +2,8 @@
 // DESIGN §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
 import { fenceUntrusted } from "../../mail/sanitize.ts";
-import type { Address, Summary } from "../../mail/summary.ts";
+import { formatAddress } from "../../mail/display-addresses.ts";
+import type { Summary } from "../../mail/summary.ts";
 
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
   .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');
@@ -40,10 +41,7 @@ export const nextBeforeUid = z.number().int().nullable()
   .describe("Pass as before_uid to get the next older page; null when there are no older matches.");
 
 /** `Name <address>`, `address`, or `Name (no address)`; shared by the tools' text blocks. */
-export function who(a: Address): string {
-  if (!a.address) return `${a.name} (no address)`;
-  return a.name ? `${a.name} <${a.address}>` : a.address;
-}
+export const who = formatAddress;
 
 /** One line per message, for the readable text block. */
 export function summaryLine(s: Summary): string {
