@@ -102,10 +102,15 @@ function headerBlock(source: Buffer): Buffer {
 // type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
 const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
 
-/** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
+/**
+ * The first inline plain-text part, else the first text/html part (depth first, as mail clients do).
+ * Attached messages are not entered: imapflow numbers a single-part message's body like the message
+ * part itself, so downloading it would bring the message's raw headers into the body.
+ */
 function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
   const nodes: MessageStructureObject[] = [];
   const walk = (n: MessageStructureObject) => {
+    if (n.type.startsWith("message/")) return;
     if (n.childNodes?.length) n.childNodes.forEach(walk);
     else if (n.disposition !== "attachment") nodes.push(n);
   };

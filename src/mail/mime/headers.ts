@@ -17,7 +17,7 @@ export interface HeaderView {
 }
 
 // A header field longer than this is cut before it is decoded or parsed: no real one comes close
-// (References of a long thread is a few KB), and addressparser is not linear on every input.
+// (References of a long thread is a few KB), and it bounds what a sender can make us work through.
 const MAX_FIELD = 16 * 1024;
 
 export function headerView(headers: Headers | false): HeaderView {
