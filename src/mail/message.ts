@@ -102,28 +102,37 @@ function headerBlock(source: Buffer): Buffer {
 // type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
 const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
 
-/**
- * The first inline plain-text part, else the first text/html part (depth first, as mail clients do).
- * Attached messages are not entered: imapflow numbers a single-part message's body like the message
- * part itself, so downloading it would bring the message's raw headers into the body.
- */
+/** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
 function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
   const nodes: MessageStructureObject[] = [];
   const walk = (n: MessageStructureObject) => {
-    if (n.type.startsWith("message/")) return;
     if (n.childNodes?.length) n.childNodes.forEach(walk);
     else if (n.disposition !== "attachment") nodes.push(n);
   };
-  if (root) walk(root);
+  if (root) walk(renumber(root, "", true));
   return nodes.find((n) => isPlain(n.type)) ?? nodes.find((n) => n.type === "text/html") ?? null;
+}
+
+/**
+ * BODYSTRUCTURE with the part numbers of RFC 9051 §6.4.5. imapflow gives an attached message's
+ * single body the message's own number (N, whose download includes the message's headers; it is
+ * N.1) and numbers the parts of a message whose whole body is message/rfc822 from 1 (they are 1.1…).
+ */
+function renumber(n: MessageStructureObject, prefix: string, messageRoot: boolean): MessageStructureObject {
+  if (n.type.startsWith("multipart/")) {
+    const childNodes = (n.childNodes ?? []).map((c, i) => renumber(c, prefix ? `${prefix}.${i + 1}` : String(i + 1), false));
+    return { ...n, part: prefix || undefined, childNodes };
+  }
+  const part = messageRoot ? (prefix ? `${prefix}.1` : "1") : prefix;
+  const inner = n.type.startsWith("message/") ? n.childNodes?.[0] : undefined;
+  return { ...n, part, childNodes: inner ? [renumber(inner, part, true)] : undefined };
 }
 
 /** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
 async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
   const node = textNode(root);
   if (!node) return null;
-  const part = node.part ?? "1"; // a single-part message has no part number: its body is part 1
-  const { content } = await client.download(String(uid), part, { uid: true, maxBytes: TEXT_PART_LIMIT });
+  const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });
   if (!content) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of content) chunks.push(chunk as Buffer);
