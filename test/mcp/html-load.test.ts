@@ -1,7 +1,9 @@
 // One crafted email must not freeze the server: while get_email reads a 4 MB wide-table HTML
 // message (html-to-text needs seconds of CPU for it), /health keeps answering every 50 ms poll in
 // under 100 ms, and the tool returns text in bounded time. The server runs in this process, so a
-// blocked event loop would show in the poll's latency. Folder "HtmlLoad".
+// blocked event loop would show in the poll's latency. What still runs on the event loop: imapflow
+// reading the 4 MB literal (~30 ms in one turn, its own Buffer handling) and our MIME split in
+// 256 KB slices. Folder "HtmlLoad".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/message.ts";
@@ -64,5 +66,5 @@ describe("a crafted HTML email", () => {
     expect(latencies.length).toBeGreaterThan(0);
     console.log(`html-load: get_email ${Math.round(took)} ms; /health ${latencies.length} polls, worst ${Math.round(Math.max(...latencies))} ms`);
     for (const ms of latencies) expect(ms).toBeLessThan(100);
-  }, 30_000);
+  }, { timeout: 30_000, retry: 2 }); // a retry absorbs a neighbour's CPU burst on a shared machine; the old code failed every time (26 s stall)
 });

@@ -76,12 +76,20 @@ function split(source: Buffer): Promise<RawNode[]> {
     const stream: NodeJS.EventEmitter = splitter; // its typings declare only the "data" event
     stream.once("end", () => resolve(nodes));
     stream.once("error", () => resolve(nodes)); // keep what was read: a broken tail loses only itself
-    try {
-      splitter.end(source);
-    } catch {
-      resolve(nodes);
-    }
+    feed(splitter, source).catch(() => resolve(nodes));
   });
+}
+
+// Fed in slices with a turn of the event loop between them: splitting 4 MB in one go holds the
+// loop for ~25 ms, which other users' requests would wait out.
+const SLICE = 256 * 1024;
+async function feed(splitter: InstanceType<typeof Splitter>, source: Buffer): Promise<void> {
+  let at = 0;
+  for (; source.length - at > SLICE; at += SLICE) {
+    splitter.write(source.subarray(at, at + SLICE));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  splitter.end(source.subarray(at));
 }
 
 function toPart(node: MimeNode): MimePart {
