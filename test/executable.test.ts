@@ -12,6 +12,7 @@ import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./support/app.ts";
 import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
 import { rawRequest } from "./support/raw-http.ts";
+import { htmlOnly } from "./support/mail-fixtures.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -111,6 +112,15 @@ describe("the single executable", () => {
     const msg = (sentFolder.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!;
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
+
+    // HTML is converted in a worker thread, which must be inside the executable: body_note null
+    // means the worker converted it (a missing worker would fall back to stripping, with a note).
+    const htmlSubject = `exe html ${Date.now()}`;
+    await h.dovecot.deliver("alice", htmlOnly({ subject: htmlSubject }, "<h1>Welcome Home</h1><table><tr><td>a</td><td>b</td></tr></table>"));
+    const found = await client.callTool({ name: "search_emails", arguments: { subject: htmlSubject } });
+    const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
+    const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
     await client.close();
 
     const files = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString("latin1")).join("\n");

@@ -155,3 +155,19 @@ describe("a hostile mail server", () => {
     expect((await recent(bystander)).isError).toBeFalsy();
   });
 });
+
+describe("a hostile mail server, within the response limits", () => {
+  test("a 10 MB subject reaches the model cut to a few KB", async () => {
+    fake.script = () => ({ fetch: "huge-subject", hugeBytes: 10 * 1024 * 1024 });
+    try {
+      const res = await recent(await newClient());
+      expect(res.isError).toBeFalsy();
+      const subject = (res.structuredContent as { emails: Array<{ subject: string }> }).emails[0]!.subject;
+      expect(subject.length).toBeLessThanOrEqual(2000);
+      expect(subject.endsWith("…")).toBe(true);
+      expect(JSON.stringify(res).length).toBeLessThan(50_000);
+    } finally {
+      fake.script = () => ({});
+    }
+  });
+});
