@@ -74,3 +74,8 @@ export function connectKeys(ip: string, login: { email: string; username: string
     `login:${norm(login.imapHost)}:${norm(login.username)}`,
   ];
 }
+
+/** The limiter key of one client address alone (IPv6 by /64, as in connectKeys). */
+export function addressKey(ip: string): string {
+  return `ip:${ipv6Prefix64(ip) ?? ip}`;
+}

@@ -10,6 +10,8 @@ import {
 export interface PendingRequest {
   idHash: string;
   csrfHash: string;
+  /** The client that asked; null on rows from before registration existed (= the configured client). */
+  clientId: string | null;
   redirectUri: string;
   codeChallenge: string;
   state: string;
@@ -20,6 +22,8 @@ export interface PendingRequest {
 export interface CodeRecord {
   codeHash: string;
   grantId: string;
+  /** The client the code was issued to (RFC 6749 §4.1.3); null = the configured client. */
+  clientId: string | null;
   codeChallenge: string;
   redirectUri: string;
   resource: string | null;
@@ -36,7 +40,7 @@ export interface TokenRecord {
   expiresAt: number;
 }
 
-type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt">;
+type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId"> & { clientId?: string | null };
 
 export class GrantStore {
   constructor(
@@ -49,10 +53,11 @@ export class GrantStore {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
     this.db
-      .query(`INSERT INTO pending_requests VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp)`)
+      .query(`INSERT INTO pending_requests VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client)`)
       .run({
         id: hashSecret(requestId), csrf: hashSecret(csrfToken), redirect: req.redirectUri,
         challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs,
+        client: req.clientId ?? null,
       });
     return { requestId, csrfToken };
   }
@@ -68,8 +73,8 @@ export class GrantStore {
   getPending(requestId: string): PendingRequest | null {
     const row = this.db
       .query<PendingRequest, [string, number]>(
-        `SELECT id_hash AS idHash, csrf_hash AS csrfHash, redirect_uri AS redirectUri, code_challenge AS codeChallenge,
-                state, resource, expires_at AS expiresAt
+        `SELECT id_hash AS idHash, csrf_hash AS csrfHash, client_id AS clientId, redirect_uri AS redirectUri,
+                code_challenge AS codeChallenge, state, resource, expires_at AS expiresAt
            FROM pending_requests WHERE id_hash = ? AND expires_at > ?`,
       )
       .get(hashSecret(requestId), this.clock());
@@ -84,7 +89,10 @@ export class GrantStore {
     this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
   }
 
-  /** Seal the credentials into a new grant and bind it to `code` (issued by the caller). */
+  /**
+   * Seal the credentials into a new grant and bind it to `code` (issued by the caller) and to the client
+   * that asked; a registered client's registration is kept alive by the grant (docs/oauth.md §9).
+   */
   async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number): Promise<void> {
     const grantId = randomHex(16);
     const dataKey = newDataKey();
@@ -95,9 +103,11 @@ export class GrantStore {
     this.db.transaction(() => {
       this.db.query(`INSERT INTO grants VALUES (?, ?, ?)`).run(grantId, sealed, now);
       this.db
-        .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`)
-        .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs);
+        .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)`)
+        .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs,
+          pending.clientId);
       this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
+      if (pending.clientId) this.db.query(`UPDATE clients SET granted_at = ? WHERE id = ?`).run(now, pending.clientId);
     })();
   }
 
@@ -105,8 +115,8 @@ export class GrantStore {
   findCode(code: string): CodeRecord | null {
     const row = this.db
       .query<CodeRecord, [string]>(
-        `SELECT code_hash AS codeHash, grant_id AS grantId, code_challenge AS codeChallenge, redirect_uri AS redirectUri,
-                resource, expires_at AS expiresAt, used_at AS usedAt
+        `SELECT code_hash AS codeHash, grant_id AS grantId, client_id AS clientId, code_challenge AS codeChallenge,
+                redirect_uri AS redirectUri, resource, expires_at AS expiresAt, used_at AS usedAt
            FROM codes WHERE code_hash = ?`,
       )
       .get(hashSecret(code));

@@ -6,6 +6,7 @@ import { manualClock } from "../../src/clock.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { GrantStore } from "../../src/store/grants.ts";
+import { migrations } from "../../src/store/migrations.ts";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -33,9 +34,9 @@ async function issue(store: GrantStore) {
 describe("GrantStore", () => {
   test("schema: migrations set user_version and tables are STRICT", () => {
     const { db } = setup();
-    expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(1);
+    expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(migrations.length);
     const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table'").all();
-    expect(sql.length).toBe(4);
+    expect(sql.length).toBe(5);
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
   });
 
