@@ -156,6 +156,15 @@ describe("token: registered clients", () => {
     expect(t.clients.find(c.client_id)).toBeNull();
   });
 
+  test("a code stored before migration 2 (client_id NULL) belongs to the configured client", async () => {
+    const t = on();
+    const c = await registerOk(t.app, { redirect_uris: ["http://localhost:6274/oauth/callback"] });
+    const { code, verifier } = await obtainCode(t.app, await getHarness());
+    t.db.exec("UPDATE codes SET client_id = NULL");
+    expect((await tokenFor(t, c, code, verifier, "http://localhost:6274/oauth/callback")).status).toBe(400);
+    expect((await postForm(t.app, "/oauth/token", tokenFields(code, verifier))).status).toBe(200);
+  });
+
   test("the configured client works unchanged with the switch on", async () => {
     const t = on();
     const { token } = await obtainToken(t.app, await getHarness());
