@@ -9,7 +9,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
-import { aliceFields, formIds } from "./flow.ts";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/app.ts";
+import { aliceFields, formIds, REDIRECT } from "./flow.ts";
 
 /** A native app's loopback callback; nothing listens there: the test reads the 303's Location instead. */
 const CALLBACK = `http://127.0.0.1:${40000 + (process.pid % 20000)}/callback`;
@@ -22,11 +23,13 @@ class UnregisteredProvider implements OAuthClientProvider {
   formHtml?: string;
   callback?: URL;
 
-  constructor(private readonly h: Harness) {}
+  constructor(private readonly h: Harness, initial?: OAuthClientInformationMixed, private readonly redirect = CALLBACK) {
+    this.info = initial;
+  }
 
-  get redirectUrl() { return CALLBACK; }
+  get redirectUrl() { return this.redirect; }
   get clientMetadata(): OAuthClientMetadata {
-    return { redirect_uris: [CALLBACK], client_name: "SDK registration test", token_endpoint_auth_method: "none",
+    return { redirect_uris: [this.redirect], client_name: "SDK registration test", token_endpoint_auth_method: "none",
       grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] };
   }
   state() { return this.stateValue; }
@@ -56,10 +59,10 @@ class UnregisteredProvider implements OAuthClientProvider {
 
 let h: Harness;
 let server: TestServer;
-const seen: Array<{ method: string; url: string; body: string }> = [];
+const seen: Array<{ method: string; url: string; body: string; authorization: string | null }> = [];
 const recordingFetch: typeof fetch = Object.assign(async (input: string | URL | Request, init?: RequestInit) => {
   const req = new Request(input, init);
-  seen.push({ method: req.method, url: req.url, body: await req.clone().text() });
+  seen.push({ method: req.method, url: req.url, body: await req.clone().text(), authorization: req.headers.get("authorization") });
   return fetch(req);
 }, { preconnect: fetch.preconnect });
 
@@ -112,5 +115,22 @@ describe("official SDK client with open registration and no client information",
     } finally {
       await client.close();
     }
+  });
+
+  test("a pasted client id and secret (no auth method given) still use client_secret_post with the switch on", async () => {
+    // Like Claude.ai's advanced settings: the SDK picks the method from the metadata, which now lists
+    // "none" too; with a secret it must still choose client_secret_post, never Basic (DESIGN §2).
+    const pasted = { client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET };
+    const provider = new UnregisteredProvider(h, pasted, REDIRECT);
+    const { baseUrl, mcpUrl } = server;
+    seen.length = 0;
+    expect(await auth(provider, { serverUrl: mcpUrl, fetchFn: recordingFetch })).toBe("REDIRECT");
+    expect(seen.some((s) => s.url === `${baseUrl}/oauth/register`)).toBe(false);
+    expect(provider.formHtml).not.toContain("self-declared");
+    const code = provider.callback!.searchParams.get("code")!;
+    expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: code, fetchFn: recordingFetch })).toBe("AUTHORIZED");
+    const tokenCall = seen.find((s) => s.url === `${baseUrl}/oauth/token`)!;
+    expect(tokenCall.authorization).toBeNull();
+    expect(new URLSearchParams(tokenCall.body).get("client_secret")).toBe(TEST_CLIENT_SECRET);
   });
 });
