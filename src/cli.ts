@@ -1,5 +1,6 @@
 // Command-line verbs: serve (default), client, healthcheck, --help, --version.
 import pkg from "../package.json" with { type: "json" };
+import { clientInstructions } from "./client-instructions.ts";
 import { ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { startService } from "./service.ts";
@@ -12,7 +13,7 @@ export const HELP = `mailbox-mcp ${pkg.version} — an MCP server for your own m
 
 Usage:
   mailbox-mcp [serve] [options]   start the server (the default)
-  mailbox-mcp client [options]    print what to paste into Claude.ai, Claude Code or MCP Inspector
+  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, MCP Inspector, ChatGPT, VS Code
   mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
   mailbox-mcp --help | --version
 
@@ -21,6 +22,9 @@ Options (each also an environment variable; flags win):
   --host HOST       MAILBOX_MCP_HOST        listen address (default 127.0.0.1)
   --port PORT       MAILBOX_MCP_PORT        listen port (default 8787)
   --data-dir DIR    MAILBOX_MCP_DATA_DIR    store and keys (default ~/.local/share/mailbox-mcp)
+  --open-registration  MAILBOX_MCP_OPEN_REGISTRATION=true
+                    let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
+                    MCP Inspector then need only the URL (default off: one configured client)
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start)
@@ -35,37 +39,6 @@ Environment only:
 
 function loadConfig(args: string[], env: Env, log: Logger): Config {
   return prepareDataDir(parseSettings(args, env), pkg.version, (m) => log.warn(m));
-}
-
-export function clientInstructions(config: Config): string {
-  const mcp = `${config.baseUrl}/mcp`;
-  return `mailbox-mcp client settings
-
-  MCP server URL : ${mcp}
-  Client ID      : ${config.clientId}
-  Client secret  : ${config.clientSecret}
-
-The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${config.baseUrl}):
-clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).
-
-Claude.ai (Settings → Connectors → Add custom connector):
-  URL: ${mcp}
-  Advanced settings → OAuth Client ID: ${config.clientId}
-                      OAuth Client Secret: ${config.clientSecret}
-  Claude.ai reaches your server from the internet: put it behind HTTPS (see README).
-
-Claude Code:
-  Start the server with MAILBOX_MCP_EXTRA_REDIRECT_URIS=http://localhost:8080/callback, then run
-  MCP_CLIENT_SECRET='${config.clientSecret}' claude mcp add --transport http \\
-    --client-id ${config.clientId} --client-secret --callback-port 8080 mailbox ${mcp}
-  and run /mcp in Claude Code to sign in.
-
-MCP Inspector (npx @modelcontextprotocol/inspector):
-  Open http://localhost:6274 (not the 127.0.0.1 address its banner prints: only the localhost
-  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Authentication set
-  Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
-  In direct (browser) mode also start the server with MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274.
-`;
 }
 
 async function healthcheck(config: Settings): Promise<number> {

@@ -25,6 +25,8 @@ export interface Settings {
   allowPrivateHosts: boolean;
   /** Behind a reverse proxy: take the client address from the last X-Forwarded-For hop. */
   trustProxy: boolean;
+  /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the spec's one client. */
+  openRegistration: boolean;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -46,12 +48,22 @@ const FLAGS: Record<string, string> = {
   "--data-dir": "MAILBOX_MCP_DATA_DIR",
 };
 
+/** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
+const SWITCHES: Record<string, string> = {
+  "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
+};
+
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
 export function flagsToEnv(args: string[]): Env {
   const out: Env = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const switchKey = SWITCHES[name];
+    if (switchKey) {
+      out[switchKey] = inline ?? "true";
+      continue;
+    }
     const key = FLAGS[name];
     if (!key) throw new ConfigError(arg, "unknown option (see --help)");
     const value = inline ?? args[++i];
@@ -138,5 +150,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
     allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
+    openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
   };
 }

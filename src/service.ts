@@ -7,7 +7,10 @@ import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { ClientRegistry } from "./oauth/clients.ts";
+import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
+import { ClientStore } from "./store/clients.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
 import { GrantStore } from "./store/grants.ts";
@@ -23,17 +26,20 @@ export interface Service {
 export function startService(config: Config, log: Logger, clock: Clock = systemClock): Service {
   const db = openDatabase(join(config.dataDir, DB_FILE));
   const grants = new GrantStore(db, config.secretKey, clock);
+  const clients = new ClientRegistry(config, new ClientStore(db, clock, CLIENT_IDLE_MS));
   const events = new TokenEvents();
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, grants, clock, log, events, ...runtime, timeouts });
+  const app = createApp({ config, grants, clients, clock, log, events, ...runtime, timeouts });
   const server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
 
   grants.purgeExpired();
+  clients.store.purgeExpired();
   const purge = setInterval(() => {
     try {
       grants.purgeExpired();
+      clients.store.purgeExpired();
     } catch (err) {
       log.error("purge failed", { error: (err as Error).message });
     }

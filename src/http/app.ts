@@ -8,6 +8,7 @@ import type { SessionStore } from "../mcp/sessions.ts";
 import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -15,6 +16,7 @@ import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { mcpRoutes } from "./mcp-route.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
+import { registerRoutes } from "./register-route.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import type { HttpTimeouts } from "./timeouts.ts";
@@ -22,6 +24,8 @@ import type { HttpTimeouts } from "./timeouts.ts";
 export interface AppDeps {
   config: Config;
   grants: GrantStore;
+  /** The configured client and, with open registration, the registered ones (src/oauth/clients.ts). */
+  clients: ClientRegistry;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -46,9 +50,10 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(discoveryRoutes(config.baseUrl))
+    .use(discoveryRoutes(config.baseUrl, config.openRegistration))
     .use(setupRoutes(deps))
     .use(oauthRoutes(deps))
+    .use(registerRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

@@ -11,11 +11,12 @@ import type { ConnectFields } from "../oauth/connect-form.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, FailureLimiter } from "../oauth/rate-limit.ts";
 import { allowedRedirectUris, redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
-import { SetupForm } from "../views/setup-form.tsx";
+import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
 import type { AppDeps } from "./app.ts";
 
 const PENDING_TTL_MS = 10 * 60_000; // DESIGN §3
@@ -56,11 +57,17 @@ function tooManyAuthorizes(request: Request, retryAfter: number): Response {
   return authorizeError(request, err, { "retry-after": String(retryAfter) });
 }
 
-function setupPage(req: Pick<AuthorizeRequest, "redirectUri">, ids: { requestId: string; csrfToken: string },
+/** Who is asking, for the form (a client deleted since authorize is named like the configured one: by host). */
+function asking(clients: ClientRegistry, clientId: string | null): AskingClient {
+  const client = clientId ? clients.find(clientId) : null;
+  return client?.registered ? { registered: true, name: client.name } : { registered: false };
+}
+
+function setupPage(req: Pick<AuthorizeRequest, "redirectUri">, who: AskingClient, ids: { requestId: string; csrfToken: string },
   values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
   const nonce = newNonce();
   const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
-  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), values: kept, error });
+  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, values: kept, error });
   return htmlResponse(html, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
 }
 
@@ -69,7 +76,7 @@ function errorPage(status: number, title: string, message: string): Response {
   return htmlResponse(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
 }
 
-function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Response {
+function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, clients: ClientRegistry): Response {
   switch (outcome.kind) {
     case "redirect": // 303, never 307: the browser must not re-send the password (RFC 9110 §15.4.4)
       return new Response(null, { status: 303, headers: { location: outcome.location, "cache-control": "no-store" } });
@@ -80,14 +87,13 @@ function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Respon
     case "form": {
       const ids = { requestId: fields.request_id!, csrfToken: fields.csrf_token! };
       const extra: Record<string, string> = outcome.retryAfter ? { "retry-after": String(outcome.retryAfter) } : {};
-      return setupPage(outcome.pending, ids, fields, outcome.status, outcome.message, extra);
+      return setupPage(outcome.pending, asking(clients, outcome.pending.clientId), ids, fields, outcome.status, outcome.message, extra);
     }
   }
 }
 
 export function setupRoutes(deps: AppDeps) {
-  const { config, grants, clock, log } = deps;
-  const allowed = allowedRedirectUris(config);
+  const { config, grants, clients, clock, log } = deps;
   const limiter = new FailureLimiter(clock);
   const attempts = new FailureLimiter(clock, ATTEMPT_LIMIT);
   const authorizeLimits = { pending: grants, rate: new FailureLimiter(clock, AUTHORIZE_RATE), clock };
@@ -106,7 +112,7 @@ export function setupRoutes(deps: AppDeps) {
       purge();
       let req: AuthorizeRequest;
       try {
-        req = validateAuthorize(new URL(request.url).searchParams, config, allowed);
+        req = validateAuthorize(new URL(request.url).searchParams, config, clients);
       } catch (err) {
         if (err instanceof OAuthError) return authorizeError(request, err);
         throw err;
@@ -116,11 +122,11 @@ export function setupRoutes(deps: AppDeps) {
       const refused = admitAuthorize(authorizeLimits, key);
       if (refused) return tooManyAuthorizes(request, refused.retryAfter);
       const ids = grants.createPending(req, PENDING_TTL_MS, key);
-      return setupPage(req, ids, {});
+      return setupPage(req, asking(clients, req.clientId), ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
       purge();
       const ip = clientAddress(request, server, config.trustProxy);
-      return connectResponse(await connectMailbox(connectDeps, body, ip), body);
+      return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
     }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
 }

@@ -2,13 +2,14 @@
 // Nothing here redirects: RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirect_uri, and we
 // report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
 import type { Config } from "../config.ts";
-import { safeEqual } from "../store/crypto.ts";
+import type { ClientRegistry } from "./clients.ts";
 import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
 import { isOwnResource, SCOPES } from "./metadata.ts";
 import { isValidChallenge } from "./pkce.ts";
-import { isAllowedRedirect } from "./redirects.ts";
 
 export interface AuthorizeRequest {
+  /** The configured client's id, or a registered client's (docs/oauth.md §9). */
+  clientId: string;
   redirectUri: string;
   codeChallenge: string;
   state: string;
@@ -29,15 +30,19 @@ function single(params: URLSearchParams): Record<string, string | undefined> {
   return out;
 }
 
-/** The client and redirect_uri checks come first: only after them may anything mention the client. */
-function checkClient(p: Record<string, string | undefined>, config: Config, allowed: Set<string>): string {
+/**
+ * The client and redirect_uri checks come first: only after them may anything mention the client. The
+ * configured client's URI must be on the allowlist; a registered client's, one it registered (clients.ts).
+ */
+function checkClient(p: Record<string, string | undefined>, clients: ClientRegistry): { clientId: string; redirectUri: string } {
   if (!p.client_id) throw new InvalidRequestError("client_id is required");
-  if (!safeEqual(p.client_id, config.clientId)) throw new UnauthorizedClientError("unknown client_id");
+  const client = clients.find(p.client_id);
+  if (!client) throw new UnauthorizedClientError("unknown client_id");
   if (!p.redirect_uri) throw new InvalidRequestError("redirect_uri is required");
-  if (!isAllowedRedirect(allowed, p.redirect_uri)) {
+  if (!clients.allowsRedirect(client, p.redirect_uri)) {
     throw new InvalidRequestError("redirect_uri is not registered for this client");
   }
-  return p.redirect_uri;
+  return { clientId: client.id, redirectUri: p.redirect_uri };
 }
 
 /** RFC 7636 §4.3–§4.4.1: S256 only, and the challenge must have the S256 shape. */
@@ -66,12 +71,12 @@ function checkScopeAndResource(p: Record<string, string | undefined>, baseUrl: s
 }
 
 /** All checks in the SPEC's order; throws an OAuthError (status 400, or 401 for a wrong client_id). */
-export function validateAuthorize(params: URLSearchParams, config: Config, allowed: Set<string>): AuthorizeRequest {
+export function validateAuthorize(params: URLSearchParams, config: Config, clients: ClientRegistry): AuthorizeRequest {
   const p = single(params);
-  const redirectUri = checkClient(p, config, allowed);
+  const { clientId, redirectUri } = checkClient(p, clients);
   const codeChallenge = checkPkce(p);
   if (!p.state) throw new InvalidRequestError("state is required");
   if (p.state.length > MAX_STATE) throw new InvalidRequestError(`state must be at most ${MAX_STATE} characters`);
   const resource = checkScopeAndResource(p, config.baseUrl);
-  return { redirectUri, codeChallenge, state: p.state, resource };
+  return { clientId, redirectUri, codeChallenge, state: p.state, resource };
 }

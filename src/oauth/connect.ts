@@ -152,7 +152,7 @@ async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Adm
 /**
  * The mailbox login a grant is for: the login name at the IMAP server. Host names and, in practice,
  * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
- * (The single OAuth client of SPEC is config.clientId; a pending request names no other.)
+ * Grants are replaced per login *and client* (the configured one, or a registered one).
  */
 function loginOf(account: MailAccount): string {
   return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
@@ -183,7 +183,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   }
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
-  const owner = { clientId: deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
+  const owner = { clientId: pending.clientId ?? deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));

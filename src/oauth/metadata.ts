@@ -3,17 +3,22 @@
 export const SCOPE = "email:read email:write";
 export const SCOPES = ["email:read", "email:write"];
 
-export function serverMetadata(baseUrl: string) {
+/**
+ * RFC 8414 metadata. Without open registration: the seed's document exactly. With it: the registration
+ * endpoint (RFC 7591 §3) and "none" for the public clients registered there, after client_secret_post.
+ */
+export function serverMetadata(baseUrl: string, openRegistration = false) {
   return {
     issuer: baseUrl,
     authorization_endpoint: `${baseUrl}/oauth/authorize`,
     token_endpoint: `${baseUrl}/oauth/token`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    ...(openRegistration ? { registration_endpoint: `${baseUrl}/oauth/register` } : {}),
     response_types_supported: ["code"],
     grant_types_supported: ["authorization_code"],
     code_challenge_methods_supported: ["S256"],
-    // Exactly one method: clients fall back to client_secret_basic otherwise (DESIGN §2).
-    token_endpoint_auth_methods_supported: ["client_secret_post"],
+    // Never client_secret_basic: clients fall back to it when the list is missing (DESIGN §2).
+    token_endpoint_auth_methods_supported: openRegistration ? ["client_secret_post", "none"] : ["client_secret_post"],
     scopes_supported: SCOPES,
     // RFC 9207 §3: every authorization response carries `iss` (redirects.ts).
     authorization_response_iss_parameter_supported: true,

@@ -10,6 +10,8 @@ import {
 export interface PendingRequest {
   idHash: string;
   csrfHash: string;
+  /** The client that asked; null on rows from before registration existed (= the configured client). */
+  clientId: string | null;
   redirectUri: string;
   codeChallenge: string;
   state: string;
@@ -20,6 +22,8 @@ export interface PendingRequest {
 export interface CodeRecord {
   codeHash: string;
   grantId: string;
+  /** The client the code was issued to (RFC 6749 §4.1.3); null = the configured client. */
+  clientId: string | null;
   codeChallenge: string;
   redirectUri: string;
   resource: string | null;
@@ -36,7 +40,7 @@ export interface TokenRecord {
   expiresAt: number;
 }
 
-type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt">;
+type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId"> & { clientId?: string | null };
 
 /** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */
 export interface GrantOwner {
@@ -58,11 +62,12 @@ export class GrantStore {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
     this.db
-      .query(`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key)
-              VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client)`)
+      .query(`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key, client_id)
+              VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client, $clientId)`)
       .run({
         id: hashSecret(requestId), csrf: hashSecret(csrfToken), redirect: req.redirectUri,
         challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs, client: clientKey,
+        clientId: req.clientId ?? null,
       });
     return { requestId, csrfToken };
   }
@@ -106,8 +111,8 @@ export class GrantStore {
   getPending(requestId: string): PendingRequest | null {
     const row = this.db
       .query<PendingRequest, [string, number]>(
-        `SELECT id_hash AS idHash, csrf_hash AS csrfHash, redirect_uri AS redirectUri, code_challenge AS codeChallenge,
-                state, resource, expires_at AS expiresAt
+        `SELECT id_hash AS idHash, csrf_hash AS csrfHash, client_id AS clientId, redirect_uri AS redirectUri,
+                code_challenge AS codeChallenge, state, resource, expires_at AS expiresAt
            FROM pending_requests WHERE id_hash = ? AND expires_at > ?`,
       )
       .get(hashSecret(requestId), this.clock());
@@ -123,10 +128,11 @@ export class GrantStore {
   }
 
   /**
-   * Seal the credentials into a new grant and bind it to `code` (issued by the caller). With an
-   * owner, that owner's grants beyond the newest `keep` (this one included) are revoked in the
-   * same transaction. Returns the ids of the tokens so revoked: the caller must close their
-   * sessions and connections (TokenEvents), as for any revocation.
+   * Seal the credentials into a new grant and bind it to `code` (issued by the caller) and to the client
+   * that asked; a registered client's registration is kept alive by the grant (docs/oauth.md §9). With
+   * an owner, that owner's grants beyond the newest `keep` (this one included) are revoked in the same
+   * transaction. Returns the ids of the tokens so revoked: the caller must close their sessions and
+   * connections (TokenEvents), as for any revocation.
    */
   async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null): Promise<string[]> {
     const grantId = randomHex(16);
@@ -139,9 +145,11 @@ export class GrantStore {
     return this.db.transaction(() => {
       this.db.query(`INSERT INTO grants (id, sealed_credentials, created_at, owner_key) VALUES (?, ?, ?, ?)`).run(grantId, sealed, now, key);
       this.db
-        .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL)`)
-        .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs);
+        .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)`)
+        .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs,
+          pending.clientId);
       this.db.query(`DELETE FROM pending_requests WHERE id_hash = ?`).run(pending.idHash);
+      if (pending.clientId) this.db.query(`UPDATE clients SET granted_at = ? WHERE id = ?`).run(now, pending.clientId);
       return key && owner ? this.revokeBeyond(key, owner.keep) : [];
     })();
   }
@@ -168,8 +176,8 @@ export class GrantStore {
   findCode(code: string): CodeRecord | null {
     const row = this.db
       .query<CodeRecord, [string]>(
-        `SELECT code_hash AS codeHash, grant_id AS grantId, code_challenge AS codeChallenge, redirect_uri AS redirectUri,
-                resource, expires_at AS expiresAt, used_at AS usedAt
+        `SELECT code_hash AS codeHash, grant_id AS grantId, client_id AS clientId, code_challenge AS codeChallenge,
+                redirect_uri AS redirectUri, resource, expires_at AS expiresAt, used_at AS usedAt
            FROM codes WHERE code_hash = ?`,
       )
       .get(hashSecret(code));

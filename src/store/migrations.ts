@@ -58,4 +58,22 @@ export const migrations: string[] = [
   ALTER TABLE pending_requests ADD COLUMN client_key TEXT;
   CREATE INDEX pending_client ON pending_requests(client_key, expires_at);
   `,
+  // 4: RFC 7591 registered clients (docs/oauth.md §9). A client secret appears only as its SHA-256.
+  // Pending requests and codes remember which client asked; NULL (rows from before) = the configured client.
+  `
+  CREATE TABLE clients (
+    id            TEXT PRIMARY KEY,
+    secret_hash   TEXT,
+    auth_method   TEXT NOT NULL,
+    client_name   TEXT,
+    redirect_uris TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    granted_at    INTEGER
+  ) STRICT;
+
+  CREATE INDEX clients_activity ON clients(COALESCE(granted_at, created_at));
+
+  ALTER TABLE pending_requests ADD COLUMN client_id TEXT;
+  ALTER TABLE codes ADD COLUMN client_id TEXT;
+  `,
 ];

@@ -12,12 +12,16 @@ import { Layout } from "./layout.tsx";
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
 
+/** Who is asking: the configured client, or one that registered itself (RFC 7591) under a name nobody verified. */
+export type AskingClient = { registered: false } | { registered: true; name: string | null };
+
 export interface SetupFormProps {
   nonce: string;
   requestId: string;
   csrfToken: string;
   /** Host of the validated redirect_uri: the app the person is authorizing. */
   redirectHost: string;
+  client: AskingClient;
   values: SetupFormValues;
   error?: string;
 }
@@ -147,6 +151,26 @@ function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
   ) as string;
 }
 
+const ASKS = "is asking to read, search, draft and send email in your mailbox. Only continue if you started this from that app.";
+
+/**
+ * Names who is asking. A registered client's name is whatever it sent, so it is shown as self-declared
+ * (and escaped); the redirect host is what the person can rely on: the code goes there.
+ */
+function Who({ client, redirectHost }: Pick<SetupFormProps, "client" | "redirectHost">): string {
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
+    ? <span class="opt"> (an app on this computer)</span> : "";
+  if (!client.registered) {
+    return (<p class="who"><strong safe>{redirectHost}</strong>{local} {ASKS}</p>) as string;
+  }
+  const name = client.name
+    ? <><strong safe>“{client.name}”</strong> <span class="opt">(a self-declared name, not verified)</span></>
+    : "An app that gave no name";
+  return (
+    <p class="who">{name}, returning to <strong safe>{redirectHost}</strong>{local}, {ASKS}</p>
+  ) as string;
+}
+
 export function SetupForm(props: SetupFormProps): string {
   const { nonce, redirectHost, error } = props;
   return Layout({
@@ -155,8 +179,7 @@ export function SetupForm(props: SetupFormProps): string {
     children: (
       <div class="card">
         <h1>Connect your mailbox</h1>
-        <p class="who"><strong safe>{redirectHost}</strong> is asking to read, search, draft and send email in your mailbox.
-          Only continue if you started this from that app.</p>
+        <Who client={props.client} redirectHost={redirectHost} />
         {error ? <p class="error" role="alert" safe>{error}</p> : ""}
         <Fields {...props} />
         <p class="hint">After connecting you will be sent back to <span safe>{redirectHost}</span>.</p>

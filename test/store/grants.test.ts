@@ -37,7 +37,7 @@ describe("GrantStore", () => {
     const { db } = setup();
     expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(migrations.length);
     const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table'").all();
-    expect(sql.length).toBe(4);
+    expect(sql.length).toBe(5);
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
   });
 

@@ -6,6 +6,9 @@ import { memoryLogger } from "../../src/log.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { GrantStore } from "../../src/store/grants.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { ClientRegistry } from "../../src/oauth/clients.ts";
+import { CLIENT_IDLE_MS } from "../../src/oauth/registration.ts";
+import { ClientStore } from "../../src/store/clients.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
@@ -30,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     secretKey: new Uint8Array(32).fill(7),
     allowPrivateHosts: true,
     trustProxy: false,
+    openRegistration: false,
     version: "0.0.0-test",
     ...overrides,
   };
@@ -41,12 +45,13 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const log = memoryLogger();
   const db = openDatabase(":memory:");
   const grants = new GrantStore(db, config.secretKey, clock);
+  const clients = new ClientRegistry(config, new ClientStore(db, clock, CLIENT_IDLE_MS));
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
   const sessions = new SessionStore(clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
-  return { config, clock, log, db, grants, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
+  return { config, clock, log, db, grants, clients, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}) {
