@@ -44,7 +44,7 @@ function index(part: MimePart, into: Map<string, MimePart>): void {
   if (part.message) index(part.message.root, into);
 }
 
-function estimateDecoded(node: MessageStructureObject): number {
+export function estimateDecoded(node: MessageStructureObject): number {
   const size = node.size ?? 0;
   if (node.encoding?.toLowerCase() !== "base64") return size;
   return Math.floor((size * 57) / 78); // 57 bytes per 76-character line plus CRLF

@@ -79,7 +79,7 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: Html
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The body segments as one text: HTML converted (bounded, off the event loop), enough for max_chars. */
-async function readable(segments: Segment[], maxChars: number, converter?: HtmlConverter): Promise<{ text: string; notes: string[] }> {
+export async function readable(segments: Segment[], maxChars: number, converter?: HtmlConverter): Promise<{ text: string; notes: string[] }> {
   const parts: string[] = [];
   const notes: string[] = [];
   let length = 0;
@@ -120,7 +120,7 @@ function textNode(root: MessageStructureObject | undefined): MessageStructureObj
  * single body the message's own number (N, whose download includes the message's headers; it is
  * N.1) and numbers the parts of a message whose whole body is message/rfc822 from 1 (they are 1.1…).
  */
-function renumber(n: MessageStructureObject, prefix: string, messageRoot: boolean): MessageStructureObject {
+export function renumber(n: MessageStructureObject, prefix: string, messageRoot: boolean): MessageStructureObject {
   if (n.type.startsWith("multipart/")) {
     const childNodes = (n.childNodes ?? []).map((c, i) => renumber(c, prefix ? `${prefix}.${i + 1}` : String(i + 1), false));
     return { ...n, part: prefix || undefined, childNodes };

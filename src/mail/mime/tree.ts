@@ -113,7 +113,7 @@ function contentType(node: MimeNode, declared: string): string {
   return TYPE.test(type) ? type : "text/plain";
 }
 
-function decodeTransfer(raw: Buffer, encoding: string | false): Buffer {
+export function decodeTransfer(raw: Buffer, encoding: string | false): Buffer {
   if (encoding === "base64") return Buffer.from(raw.toString("latin1"), "base64"); // lenient: skips line breaks and junk
   if (encoding === "quoted-printable") return libqp.decode(raw.toString("latin1"));
   return raw;

@@ -7,7 +7,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 import { addressSchema, folderArg, summarySchema, uidArg, who } from "./schemas.ts";
 
-const attachment = z.object({
+export const attachment = z.object({
   part: z.string().describe('IMAP body part number, e.g. "2".'),
   filename: z.string().nullable(),
   content_type: z.string(),
