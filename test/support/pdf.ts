@@ -1,9 +1,10 @@
 // A minimal, valid PDF 1.4 written by hand (ISO 32000-1 §7.5: header, objects, xref table with
 // exact byte offsets, trailer): one page per entry of `pages`, each line set in Helvetica with
 // WinAnsiEncoding, so any PDF text extractor must give the lines back. Lines are ASCII.
-export function tinyPdf(pages: string[][]): Uint8Array {
+// `padding` adds an unreferenced stream object of that many bytes, for a large but quick PDF.
+export function tinyPdf(pages: string[][], padding = 0): Uint8Array {
   const objects: string[] = [];
-  const add = (body: string) => objects.push(body) ; // object number = index + 1
+  const add = (body: string) => objects.push(body); // returns the object number (index + 1)
   add("<< /Type /Catalog /Pages 2 0 R >>");
   add(""); // pages tree, filled in below
   add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
@@ -14,6 +15,7 @@ export function tinyPdf(pages: string[][]): Uint8Array {
     const page = add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${content} 0 R >>`);
     kids.push(page);
   }
+  if (padding > 0) add(`<< /Length ${padding} >>\nstream\n${"%".repeat(padding)}\nendstream`);
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`;
   let out = "%PDF-1.4\n";
   const offsets: number[] = [];
