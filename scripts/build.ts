@@ -3,13 +3,14 @@
 // --bytecode speeds start-up; the compiled binary must not read .env or bunfig.toml from
 // whatever directory it is started in, so autoload is off.
 // Worker threads are separate entry points: Bun bundles each into the executable's embedded file
-// system under the entry points' common root (src/), where src/mail/html-text/converter.ts looks.
+// system under the entry points' common root (src/), where src/mail/html-text/converter.ts and
+// src/mail/worker-pool.ts look.
 import { $ } from "bun";
 
 const outIndex = process.argv.indexOf("--outdir");
 const outdir = outIndex > 0 ? process.argv[outIndex + 1]! : "dist";
 
-const WORKERS = ["src/mail/html-text/worker.ts"];
+const WORKERS = ["src/mail/html-text/worker.ts", "src/mail/pdf-text/worker.ts"];
 
 const targets: Array<[string, string]> = [["bun-linux-x64", "mailbox-mcp"]];
 if (process.argv.includes("--all")) {

@@ -13,6 +13,8 @@ import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
 import { rawRequest } from "./support/raw-http.ts";
 import { htmlOnly } from "./support/mail-fixtures.ts";
+import { attached, withPart } from "./support/attachment-mail.ts";
+import { tinyPdf } from "./support/pdf.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -102,7 +104,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
+    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
       "mark_as_read", "move_email", "search_emails", "send_email"]);
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
@@ -121,6 +123,14 @@ describe("the single executable", () => {
     const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+
+    // PDF.js runs in the PDF worker thread, which must be inside the executable too, with the
+    // unpdf bundle it imports: the text comes back only if both were built in.
+    const pdfSubject = `exe pdf ${Date.now()}`;
+    await h.dovecot.deliver("alice", withPart({ subject: pdfSubject }, attached("application/pdf", "exe.pdf", tinyPdf([["Read inside the executable"]]))));
+    const pdfUid = ((await client.callTool({ name: "search_emails", arguments: { subject: pdfSubject } })).structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
+    const pdf = (await client.callTool({ name: "get_attachment", arguments: { uid: pdfUid, part: "2" } })).structuredContent;
+    expect(pdf).toMatchObject({ kind: "pdf", content: "text", text: "Read inside the executable", pages: 1 });
     await client.close();
 
     const files = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString("latin1")).join("\n");

@@ -2,7 +2,7 @@
 // PDF.js's own worker code inline) parses here, so a document that is slow or huge to parse costs
 // only this thread, which the pool terminates when the budget is spent.
 // Built into the single executable as its own entry point (scripts/build.ts).
-import { getDocumentProxy } from "unpdf";
+import { getResolvedPDFJS } from "unpdf";
 import type { PdfJob, PdfText } from "./extract.ts";
 
 declare const self: Worker;
@@ -10,6 +10,8 @@ declare const self: Worker;
 // PDF.js reports recoverable problems of a document (a bad xref, a missing font) on the console;
 // here that would be the server's stdout, with text chosen by whoever wrote the PDF.
 for (const k of ["log", "info", "warn", "error", "debug"] as const) console[k] = () => {};
+
+type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof getResolvedPDFJS>>["getDocument"]>["promise"]>;
 
 // isEvalSupported: false — PDF.js would otherwise compile font programs with `new Function`
 // (CVE-2024-4367 was arbitrary JavaScript from a crafted font). No font faces, system fonts or
@@ -22,9 +24,13 @@ self.onmessage = async (event: MessageEvent<{ id: number; input: PdfJob }>) => {
 };
 
 async function extract({ bytes, want }: PdfJob): Promise<PdfText> {
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let pdf: PdfDocument;
   try {
-    pdf = await getDocumentProxy(bytes, OPTIONS);
+    // unpdf's getResolvedPDFJS installs the globals PDF.js expects outside a browser, then loads its
+    // bundled build. Not unpdf's getDocumentProxy: it calls import.meta.resolve, which the
+    // executable's bytecode (CommonJS) build cannot hold.
+    const { getDocument } = await getResolvedPDFJS();
+    pdf = await getDocument({ data: bytes, ...OPTIONS }).promise;
   } catch (err) {
     return { kind: (err as { name?: string }).name === "PasswordException" ? "encrypted" : "invalid" };
   }
@@ -45,7 +51,7 @@ async function extract({ bytes, want }: PdfJob): Promise<PdfText> {
 }
 
 /** One page's text, lines as PDF.js marks them (hasEOL); null when the page cannot be read. */
-async function pageText(pdf: Awaited<ReturnType<typeof getDocumentProxy>>, n: number): Promise<string | null> {
+async function pageText(pdf: PdfDocument, n: number): Promise<string | null> {
   try {
     const page = await pdf.getPage(n);
     const content = await page.getTextContent();
