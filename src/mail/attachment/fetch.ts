@@ -55,7 +55,7 @@ function sectionOf(parts: Map<string, Buffer> | undefined, section: string): Buf
 
 function partNotFound(folder: string, q: PartQuery, parts: LocatedPart[]): MailError {
   const list = parts.length
-    ? `\n${fenceUntrusted(partLines(parts).join("\n"), "Its parts (number, type, name, size)").text}\n`
+    ? `\n${fenceUntrusted(partLines(parts).join("\n"), "The list of its parts (number, type, name, size)").text}\n`
     : " It has no parts with content. ";
   return new MailError(
     "not_found",
