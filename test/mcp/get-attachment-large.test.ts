@@ -2,8 +2,9 @@
 // part asked for is fetched, never the whole message; a part over its limit is not fetched at all.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LIMITS } from "../../src/mail/attachment/limits.ts";
-import { attached, mixed, note, PNG_1X1 } from "../support/attachment-mail.ts";
+import { encodedCap, LIMITS } from "../../src/mail/attachment/limits.ts";
+import { attached, base64Lines, mixed, note, PNG_1X1 } from "../support/attachment-mail.ts";
+import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startLatencyRelay, type LatencyRelay } from "../support/latency-relay.ts";
 import { buildMessage } from "../support/mail-fixtures.ts";
@@ -98,5 +99,26 @@ describe("get_attachment on large messages", () => {
 
   test("nothing was marked read", async () => {
     for (const uid of Object.values(uids)) expect((await flagsOf(h.dovecot, h.dovecot.users.alice, FOLDER, uid)).has("\\Seen")).toBe(false);
+  });
+});
+
+describe("a server that understates a part's size", () => {
+  test("an image it calls 100 octets but that is 3 MB: no more than the cap is read, and nothing is returned", async () => {
+    const content = base64Lines(Buffer.concat([PNG_1X1, Buffer.alloc(2 * MB, 5)])); // ~2.7 MB of base64
+    const script: { part: { declared: number; content: string }; partBytesSent?: number } = { part: { declared: 100, content } };
+    const fake = await startFakeImap(() => script);
+    const token = await issueTestToken(srv.deps, testAccount(h.dovecot.users.alice, fake));
+    const liar = await connectClient(srv.mcpUrl, token);
+    try {
+      const res = await call(liar, "get_attachment", { uid: 3, part: "2" });
+      expect(res.isError).toBeFalsy();
+      expect(res.structuredContent).toMatchObject({ kind: "image", content: "none", filename: "x.png" });
+      expect((res.structuredContent as { note: string }).note).toMatch(/more than the 1\.0 MB this tool reads/);
+      expect(res.content.some((c) => c.type === "image")).toBe(false);
+      expect(script.partBytesSent).toBe(encodedCap(LIMITS.image, "base64") + 1);
+    } finally {
+      await liar.close();
+      await fake.stop();
+    }
   });
 });
