@@ -6,6 +6,7 @@ import { getHarness, type Harness } from "../support/harness.ts";
 import { buildMessage } from "../support/mail-fixtures.ts";
 import { attached, JPEG_HEAD, mixed, note, PNG_1X1, withPart } from "../support/attachment-mail.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { ODD_MAIL } from "../support/odd-mail.ts";
 import { tinyPdf } from "../support/pdf.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
 import { flagsOf, withImap } from "./seed.ts";
@@ -35,6 +36,9 @@ const MESSAGES: Record<string, string> = {
   forward: buildMessage({ subject: "Fwd: minutes" }, mixed([note("Forwarding."), { headers: ["Content-Type: message/rfc822"], body: INNER }])),
   wholePdf: buildMessage({ subject: "whole pdf" }, attached("application/pdf", "only.pdf", tinyPdf([["The whole body is a PDF"]]))),
   long: withPart({ subject: "long" }, attached("text/plain; charset=utf-8", "long.txt", "x".repeat(30_000))),
+  ics: withPart({ subject: "invite" }, attached("application/ics", "invite.ics", "BEGIN:VCALENDAR\r\nSUMMARY:Tea\r\nEND:VCALENDAR\r\n")),
+  forwardTop: ODD_MAIL.forwardTop,
+  digest: ODD_MAIL.digest,
 };
 
 let h: Harness;
@@ -106,6 +110,27 @@ describe("get_attachment: text", () => {
     expect(a.text).toContain("Minutes of Monday.");
     expect(a.attachments).toEqual([{ part: "2.2", filename: "budget.csv", content_type: "text/csv", size: 3 }]);
     expect((await read("forward", "2.2")).text).toBe("a,b");
+  });
+});
+
+describe("get_attachment: part numbers as RFC 9051 §6.4.5 gives them", () => {
+  test("a message whose whole body is a forward: part 1 is the forwarded message, 1.1 its body", async () => {
+    const a = await read("forwardTop", "1");
+    expect(a).toMatchObject({ kind: "message", filename: "minutes.eml" });
+    expect(a.text).toBe("---------- Attached message (part 1) ----------\nFrom: Bob Example <bob@example.net>\nDate: Sun, 01 Mar 2026 10:00:00 +0000\nSubject: minutes\nTo: ann@example.org\n\nThe inner minutes text.");
+    expect((await read("forwardTop", "1.1")).text).toBe("The inner minutes text.");
+  });
+
+  test("digest entries (message/rfc822 by default inside multipart/digest) are 2.1 and 2.2", async () => {
+    expect((await read("digest", "2.1")).text).toContain("First message body.");
+    expect((await read("digest", "2.2")).text).toContain("Second message body.");
+    const container = await get("digest", "2");
+    expect(container.isError).toBe(true); // a multipart container has no content of its own
+    expect(textOf(container)).toContain("part 2.1: message/rfc822");
+  });
+
+  test("a calendar sent as application/ics is text", async () => {
+    expect(await read("ics")).toMatchObject({ kind: "text", text: "BEGIN:VCALENDAR\nSUMMARY:Tea\nEND:VCALENDAR" });
   });
 });
 
