@@ -113,7 +113,7 @@ describe("a server that understates a part's size", () => {
       const res = await call(liar, "get_attachment", { uid: 3, part: "2" });
       expect(res.isError).toBeFalsy();
       expect(res.structuredContent).toMatchObject({ kind: "image", content: "none", filename: "x.png" });
-      expect((res.structuredContent as { note: string }).note).toMatch(/more than the 1\.0 MB this tool reads/);
+      expect((res.structuredContent as { note: string }).note).toBe("The image is more than the 1.0 MB this tool reads, so its content is not returned. Open it in a mail program.");
       expect(res.content.some((c) => c.type === "image")).toBe(false);
       expect(script.partBytesSent).toBe(encodedCap(LIMITS.image, "base64") + 1);
     } finally {

@@ -39,7 +39,7 @@ export async function getAttachment(client: ImapFlow, q: AttachmentQuery, deps: 
   const size = cut ? Math.max(located.info.size, bytes.length) : bytes.length;
   const whole = { ...head, size };
   if (WHOLE.has(kind) && (cut || bytes.length > LIMITS[kind as "pdf" | "image"])) {
-    return { ...whole, ...nothing(tooLarge(kind, size)) };
+    return { ...whole, ...nothing(tooLarge(kind, cut ? null : size)) };
   }
   if (kind === "image") return { ...whole, ...readImage(bytes, located.info.content_type) };
   if (kind === "pdf") return { ...whole, ...(await readPdf(bytes, q.maxChars, deps.pdf ?? sharedPdfExtractor())) };
@@ -54,7 +54,8 @@ function notFetched(kind: Kind, size: number): string {
     "Open it in a mail program.";
 }
 
-function tooLarge(kind: Kind, size: number): string {
+/** `size` null: only the cap was read (the server's size was wrong), so the real size is unknown. */
+function tooLarge(kind: Kind, size: number | null): string {
   const what = kind === "pdf" ? "PDF" : "image";
-  return `The ${what} is ${megabytes(size)}, more than the ${megabytes(LIMITS[kind as "pdf" | "image"])} this tool reads, so its content is not returned. Open it in a mail program.`;
+  return `The ${what} is ${size === null ? "" : `${megabytes(size)}, `}more than the ${megabytes(LIMITS[kind as "pdf" | "image"])} this tool reads, so its content is not returned. Open it in a mail program.`;
 }
