@@ -65,8 +65,8 @@ Claude Code:
 
 MCP Inspector (npx @modelcontextprotocol/inspector):
   Open http://localhost:6274 (not the 127.0.0.1 address its banner prints: only the localhost
-  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Authentication set
-  Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
+  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Settings ▸ OAuth Settings
+  (Inspector 1.x: Authentication) set Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
   In direct (browser) mode also start the server with MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274.
 `;
 }
