@@ -58,7 +58,7 @@ function ServerRow({ kind, v }: { kind: "imap" | "smtp"; v: SetupFormValues }): 
       <input id={`${kind}_host`} name={`${kind}_host`} type="text" value={attr(host ?? "")} placeholder={`${kind}.example.com`}
         autocomplete="off" autocapitalize="off" spellcheck="false" />
       <div class="row">
-        <div>
+        <div class="port">
           <label for={`${kind}_port`}>{label} port</label>
           <input id={`${kind}_port`} name={`${kind}_port`} type="text" inputmode="numeric" value={attr(port)} />
         </div>
