@@ -5,6 +5,8 @@ import { ConfigError, parseSettings, type Config, type Settings } from "./config
 import { createLogger, type Logger } from "./log.ts";
 import { startService } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
+import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
+import { openStore, splitArgs, VerbError } from "./verbs/verb-args.ts";
 
 type Env = Record<string, string | undefined>;
 type Out = (text: string) => void;
@@ -17,7 +19,12 @@ Usage:
   mailbox-mcp [serve] [options]   start the server (the default)
   mailbox-mcp client [options]    print what to paste into Claude.ai, Claude Code or MCP Inspector
   mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
+  mailbox-mcp grants [--json]     list the live grants: which app has access to which mailbox
+  mailbox-mcp revoke ID|EMAIL     revoke a grant (or every grant of an address); a running server
+                                  on the same data dir ends its sessions within 2 seconds
   mailbox-mcp --help | --version
+
+The owner's verbs (grants, revoke) take the server's configuration options and work on its store.
 
 Options (each also an environment variable; flags win):
   --base-url URL    MAILBOX_MCP_BASE_URL    public origin clients use (default http://localhost:PORT)
@@ -147,6 +154,30 @@ function serveForever(config: Config, log: Logger, clientCommand: string): boole
   return true;
 }
 
+const OWNER_VERBS = new Set(["grants", "revoke"]);
+
+/** grants, revoke: on the server's store; errors are one line and an exit code (1, or 2 for usage). */
+async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: Out, log: Logger): Promise<number> {
+  const command = invocation(env);
+  try {
+    const a = splitArgs(args, [], ["--json"]);
+    if (verb === "revoke" && a.positional.length !== 1) throw new VerbError(`usage: ${command} revoke <grant-id | email address>`, 2);
+    if (verb !== "revoke" && a.positional.length) throw new VerbError(`${verb} takes no argument "${a.positional[0]}"`, 2);
+    const { config, db } = openStore(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
+    try {
+      if (verb === "grants") await grantsVerb(db, config, a.flags.has("--json"), out);
+      else await revokeVerb(db, config, a.positional[0]!, command, out);
+    } finally {
+      db.close();
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof VerbError)) throw e;
+    err(`mailbox-mcp ${verb}: ${e.message}\n`);
+    return e.exitCode;
+  }
+}
+
 /** Runs a verb; returns an exit code, or null when the server keeps running. */
 export async function run(argv: string[], env: Env, out: Out = (t) => process.stdout.write(t), err: Out = (t) => process.stderr.write(t)): Promise<number | null> {
   const log = createLogger();
@@ -154,6 +185,7 @@ export async function run(argv: string[], env: Env, out: Out = (t) => process.st
   if (argv.includes("--version") || argv.includes("-v")) return out(`${pkg.version}\n`), 0;
   const [verb, ...rest] = argv[0] && !argv[0].startsWith("-") ? [argv[0], ...argv.slice(1)] : ["serve", ...argv];
   try {
+    if (OWNER_VERBS.has(verb)) return await ownerVerb(verb, rest, env, out, err, log);
     if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
     if (verb === "healthcheck") return healthcheck(parseSettings(rest, env), err);
     if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;

@@ -6,10 +6,12 @@ import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { startRevocationPoller } from "./oauth/revocation-poller.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
 import { GrantStore } from "./store/grants.ts";
+import { Revocations } from "./store/revocations.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -19,10 +21,17 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export function startService(config: Config, log: Logger, clock: Clock = systemClock): Service {
+export interface ServiceOptions {
+  /** How often the store's revocation signal is polled (src/oauth/revocation-poller.ts); tests shorten it. */
+  revocationPollMs?: number;
+}
+
+export function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Service {
   const db = openDatabase(join(config.dataDir, DB_FILE));
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
+  // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
+  const poller = startRevocationPoller(new Revocations(db), events, log, options.revocationPollMs);
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const app = createApp({ config, grants, clock, log, events, ...runtime });
@@ -43,6 +52,7 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
     port: server.port ?? config.port,
     async stop() {
       clearInterval(purge);
+      poller.stop();
       await stopMcp();
       await server.stop(true);
       db.close();

@@ -16,6 +16,7 @@ import { InFlight } from "../mcp/inflight.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
+import { LastUsed } from "../oauth/last-used.ts";
 import { closeSmtp } from "../mail/smtp.ts";
 import type { AppDeps } from "./app.ts";
 import { allowedOrigins } from "./security.ts";
@@ -33,18 +34,20 @@ export function mcpRoutes(deps: AppDeps) {
     await deps.sessions.closeToken(tokenId);
   });
   const origins = allowedOrigins(deps.config);
-  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, inflight, request);
+  const lastUsed = new LastUsed(deps.clock, (grantId) => deps.grants.touchGrant(grantId), deps.log);
+  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, inflight, lastUsed, request);
   return new Elysia({ name: "mcp" })
     .post("/mcp", handle, { parse: "none" })
     .get("/mcp", handle)
     .delete("/mcp", handle);
 }
 
-async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, request: Request): Promise<Response> {
+async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, lastUsed: LastUsed, request: Request): Promise<Response> {
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
   const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
   if (!bearer.ok) return bearer.response;
+  lastUsed.seen(bearer.auth.record.grantId);
   let body: unknown;
   if (request.method === "POST") {
     const read = await readJsonBody(request);

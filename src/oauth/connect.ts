@@ -153,7 +153,9 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
   const owner = { clientId: deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
-  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner);
+  // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
+  const info = { clientId: deps.config.clientId, label: { email: account.email, host: account.imap.host } };
+  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
