@@ -20,6 +20,8 @@ legend{float:left;width:100%;font-weight:600;margin:.75rem 0 .4rem;padding:0}
 legend+*{clear:both}
 .row{display:flex;flex-wrap:wrap;column-gap:.6rem}.row>div{flex:1 1 12rem;min-width:0}.row>div.port{flex:0 1 6.5rem}
 .row label{margin-top:.75rem}
+label.choice{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;margin:.6rem 0 0;cursor:pointer}
+input[type=radio]{width:auto;flex:none;margin:.3rem 0 0;padding:0;accent-color:#1f6feb}
 @media (max-width:30rem){main{padding:.75rem .5rem 2rem}.card{padding:1rem .85rem}fieldset{padding:.25rem .7rem .8rem}}
 button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:8px;background:#1f6feb;color:#fff;cursor:pointer}
 button:disabled{background:#8c959f;cursor:progress}

@@ -7,6 +7,8 @@
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers.ts";
+import type { Access } from "../oauth/access.ts";
+import { AccessChoice } from "./access-choice.tsx";
 import { Layout } from "./layout.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
@@ -18,6 +20,8 @@ export interface SetupFormProps {
   csrfToken: string;
   /** Host of the validated redirect_uri: the app the person is authorizing. */
   redirectHost: string;
+  /** The widest access the request allows: read only when the client asked for email:read alone. */
+  widestAccess: Access;
   values: SetupFormValues;
   error?: string;
 }
@@ -120,7 +124,7 @@ function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -140,6 +144,7 @@ function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
       <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
         and stored encrypted; revoking the app's access deletes it.</p>
       <CustomServer v={v} />
+      <AccessChoice widest={widestAccess} chosen={v.access} />
       <button id="connect" type="submit">Connect mailbox</button>
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>
@@ -149,13 +154,14 @@ function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
 
 export function SetupForm(props: SetupFormProps): string {
   const { nonce, redirectHost, error } = props;
+  const asks = props.widestAccess === "read" ? "read and search email" : "read, search, draft and send email";
   return Layout({
     title: "Connect your mailbox",
     nonce,
     children: (
       <div class="card">
         <h1>Connect your mailbox</h1>
-        <p class="who"><strong safe>{redirectHost}</strong> is asking to read, search, draft and send email in your mailbox.
+        <p class="who"><strong safe>{redirectHost}</strong> is asking to {asks} in your mailbox.
           Only continue if you started this from that app.</p>
         {error ? <p class="error" role="alert" safe>{error}</p> : ""}
         <Fields {...props} />

@@ -1,7 +1,7 @@
 // Which grants `mailbox-mcp revoke <arg>` means: all of an address, or the one a unique id prefix names.
 import { describe, expect, test } from "bun:test";
 import type { GrantSummary } from "../../src/store/grant-admin.ts";
-import { pickGrants } from "../../src/verbs/grants.ts";
+import { formatGrants, pickGrants } from "../../src/verbs/grants.ts";
 import { VerbError } from "../../src/verbs/verb-args.ts";
 
 const g = (id: string, email: string | null): GrantSummary => ({
@@ -31,5 +31,15 @@ describe("pickGrants", () => {
     expect(failure("abcdef")).toBe("no live grant has the id abcdef. List them with: mailbox-mcp grants");
     expect(failure("3f9")).toContain("neither a grant id (at least 4 hex characters) nor an email address");
     expect(failure("carol@example.test")).toBe("no live grant for carol@example.test. List them with: mailbox-mcp grants");
+  });
+});
+
+describe("formatGrants", () => {
+  test("shows the scope in words, and the mailbox", () => {
+    const config = { clientId: "c" } as never;
+    const text = formatGrants([g("3f9a1c2e", "alice@example.test"), { ...g("77aa", null), scope: "email:read email:write" }], config);
+    expect(text).toContain("3f9a1c2e  alice@example.test on imap.example.test\n  client     c (this server's OAuth client)\n  scope      email:read (read only)");
+    expect(text).toContain("scope      email:read email:write (read and write)");
+    expect(text).toContain("77aa0000  (mailbox not recorded: connected before this version)");
   });
 });
