@@ -5,6 +5,7 @@ import { ConfigError, parseSettings, type Config, type Settings } from "./config
 import { createLogger, type Logger } from "./log.ts";
 import { startService } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
+import { activityVerb } from "./verbs/activity.ts";
 import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
 import { openStore, splitArgs, VerbError } from "./verbs/verb-args.ts";
 
@@ -22,9 +23,11 @@ Usage:
   mailbox-mcp grants [--json]     list the live grants: which app has access to which mailbox
   mailbox-mcp revoke ID|EMAIL     revoke a grant (or every grant of an address); a running server
                                   on the same data dir ends its sessions within 2 seconds
+  mailbox-mcp activity [--grant ID] [--since YYYY-MM-DD] [--json]
+                                  what the apps did: every draft, send, mark and move (90 days)
   mailbox-mcp --help | --version
 
-The owner's verbs (grants, revoke) take the server's configuration options and work on its store.
+The owner's verbs (grants, revoke, activity) take the server's options and work on its store.
 
 Options (each also an environment variable; flags win):
   --base-url URL    MAILBOX_MCP_BASE_URL    public origin clients use (default http://localhost:PORT)
@@ -154,18 +157,20 @@ function serveForever(config: Config, log: Logger, clientCommand: string): boole
   return true;
 }
 
-const OWNER_VERBS = new Set(["grants", "revoke"]);
+const OWNER_VERBS = new Set(["grants", "revoke", "activity"]);
 
-/** grants, revoke: on the server's store; errors are one line and an exit code (1, or 2 for usage). */
+/** grants, revoke, activity: on the server's store; errors are one line and an exit code (1, or 2 for usage). */
 async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: Out, log: Logger): Promise<number> {
   const command = invocation(env);
   try {
-    const a = splitArgs(args, [], ["--json"]);
+    const a = splitArgs(args, verb === "activity" ? ["--grant", "--since"] : [], ["--json"]);
     if (verb === "revoke" && a.positional.length !== 1) throw new VerbError(`usage: ${command} revoke <grant-id | email address>`, 2);
     if (verb !== "revoke" && a.positional.length) throw new VerbError(`${verb} takes no argument "${a.positional[0]}"`, 2);
     const { config, db } = openStore(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
     try {
-      if (verb === "grants") await grantsVerb(db, config, a.flags.has("--json"), out);
+      const json = a.flags.has("--json");
+      if (verb === "grants") await grantsVerb(db, config, json, out);
+      else if (verb === "activity") await activityVerb(db, config, { grant: a.options["--grant"], since: a.options["--since"], json }, out);
       else await revokeVerb(db, config, a.positional[0]!, command, out);
     } finally {
       db.close();

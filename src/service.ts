@@ -10,6 +10,7 @@ import { startRevocationPoller } from "./oauth/revocation-poller.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
+import { ActivityLog } from "./store/activity.ts";
 import { GrantStore } from "./store/grants.ts";
 import { Revocations } from "./store/revocations.ts";
 
@@ -34,7 +35,8 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
   const poller = startRevocationPoller(new Revocations(db), events, log, options.revocationPollMs);
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
-  const app = createApp({ config, grants, clock, log, events, ...runtime });
+  const activity = new ActivityLog(db, config.secretKey, clock);
+  const app = createApp({ config, grants, activity, clock, log, events, ...runtime });
   const server = serve(app, { hostname: config.host, port: config.port, log });
 
   grants.purgeExpired();

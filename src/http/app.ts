@@ -9,6 +9,7 @@ import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
+import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { mapError } from "./errors.ts";
@@ -21,6 +22,8 @@ import { setupRoutes } from "./setup-routes.ts";
 export interface AppDeps {
   config: Config;
   grants: GrantStore;
+  /** The owner's log of write tool calls (src/store/activity.ts). */
+  activity: ActivityLog;
   clock: Clock;
   log: Logger;
   events: TokenEvents;

@@ -74,7 +74,7 @@ async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight
 }
 
 function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
-  const extra: TokenExtra = { tokenId: auth.record.id };
+  const extra: TokenExtra = { tokenId: auth.record.id, grantId: auth.record.grantId };
   return {
     token: auth.token,
     clientId: deps.config.clientId,
@@ -87,7 +87,7 @@ function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
 /** Initialize: a new server + transport; kept only if the transport accepted the request. */
 async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
   const server = createMcpServer({
-    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
+    grants: deps.grants, activity: deps.activity, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
   });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),

@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import {
   hashSecret, newDataKey, open, ownerKey, randomHex, safeEqual, seal, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
+import { ACTIVITY_RETENTION_MS } from "./activity.ts";
 import { deleteGrant, REVOCATION_RETENTION_MS } from "./revocations.ts";
 
 export interface PendingRequest {
@@ -267,6 +268,7 @@ export class GrantStore {
                               AND id NOT IN (SELECT grant_id FROM codes)`,
       );
       this.db.query(`DELETE FROM revocations WHERE revoked_at < ?`).run(now - REVOCATION_RETENTION_MS);
+      this.db.query(`DELETE FROM activity WHERE at < ?`).run(now - ACTIVITY_RETENTION_MS);
     })();
   }
 }

@@ -72,4 +72,19 @@ export const migrations: string[] = [
   ) STRICT;
   CREATE INDEX revocations_age ON revocations(revoked_at);
   `,
+  // The activity log (docs/owner.md): one row per write tool call. Time, grant, tool and outcome in
+  // clear (for filtering and purging); folder, uids, recipients, Message-ID and the error line sealed
+  // like grant labels. No foreign key: a revoked grant's rows stay until they age out (90 days).
+  `
+  CREATE TABLE activity (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    at             INTEGER NOT NULL,
+    grant_id       TEXT NOT NULL,
+    tool           TEXT NOT NULL,
+    outcome        TEXT NOT NULL,
+    sealed_details BLOB NOT NULL
+  ) STRICT;
+  CREATE INDEX activity_time ON activity(at);
+  CREATE INDEX activity_grant ON activity(grant_id, at);
+  `,
 ];

@@ -37,7 +37,7 @@ describe("GrantStore", () => {
     expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(migrations.length);
     // sqlite_sequence (SQLite's own AUTOINCREMENT bookkeeping) is not ours to declare.
     const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-    expect(sql.length).toBe(5);
+    expect(sql.length).toBe(6);
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
   });
 

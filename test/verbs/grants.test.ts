@@ -108,3 +108,33 @@ describe("mailbox-mcp grants", () => {
     expect(elsewhere.stderr).toContain("no store at");
   }, 30_000);
 });
+
+describe("mailbox-mcp activity", () => {
+  test("prints each write call with its grant, tool, outcome and what it touched; kept after revoke", async () => {
+    const { token } = await obtainToken(live.handler, h);
+    const client = await connectClient(`${live.base}/mcp`, token);
+    const draft = await callOk(client, "draft_email", { to: "bob@example.test", subject: "activity-cli", text: "private words" });
+    await callOk(client, "get_recent_emails", { limit: 1 });
+    await client.close();
+    const id = grantIds((await live.cli(["grants"])).stdout)[0]!;
+    const today = new Date().toISOString().slice(0, 10);
+    const r = await live.cli(["activity", "--grant", id, "--since", today]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1); // the read left no row
+    expect(lines[0]).toMatch(new RegExp(`^${today} \\d\\d:\\d\\d:\\d\\d UTC  ${id}  draft_email  ok     to bob@example.test; in ${draft.folder}; uids ${draft.uid}; Message-ID ${draft.message_id.replace(/[.+]/g, "\\$&")}$`));
+    expect(r.stdout).not.toContain("private words");
+    expect(r.stdout).not.toContain("activity-cli");
+    expect((await live.cli(["revoke", id])).code).toBe(0);
+    expect((await live.cli(["activity", "--grant", id])).stdout).toContain("draft_email");
+    expect((await live.cli(["activity", "--since", "2999-01-01"])).stdout).toContain("No activity");
+  }, 30_000);
+
+  test("bad options: exit 2 with what to give", async () => {
+    const since = await live.cli(["activity", "--since", "2026-02-30"]);
+    expect(since.code).toBe(2);
+    expect(since.stderr.trim()).toBe('mailbox-mcp activity: --since must be a date as YYYY-MM-DD (UTC), not "2026-02-30"');
+    expect((await live.cli(["activity", "--grant", "xyz"])).code).toBe(2);
+    expect((await live.cli(["activity", "--grant"])).code).toBe(2);
+  }, 30_000);
+});
