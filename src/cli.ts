@@ -5,6 +5,7 @@ import { ConfigError, parseSettings, type Config, type Settings } from "./config
 import { createLogger, type Logger } from "./log.ts";
 import { startService } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
+import { connectGuide, guideText } from "./views/connect-guide.ts";
 import { activityVerb } from "./verbs/activity.ts";
 import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
 import { openStore, splitArgs, VerbError } from "./verbs/verb-args.ts";
@@ -51,34 +52,7 @@ function loadConfig(args: string[], env: Env, log: Logger): Config {
 }
 
 export function clientInstructions(config: Config): string {
-  const mcp = `${config.baseUrl}/mcp`;
-  return `mailbox-mcp client settings
-
-  MCP server URL : ${mcp}
-  Client ID      : ${config.clientId}
-  Client secret  : ${config.clientSecret}
-
-The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${config.baseUrl}):
-clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).
-
-Claude.ai (Settings → Connectors → Add custom connector):
-  URL: ${mcp}
-  Advanced settings → OAuth Client ID: ${config.clientId}
-                      OAuth Client Secret: ${config.clientSecret}
-  Claude.ai reaches your server from the internet: put it behind HTTPS (see README).
-
-Claude Code:
-  Start the server with MAILBOX_MCP_EXTRA_REDIRECT_URIS=http://localhost:8080/callback, then run
-  MCP_CLIENT_SECRET='${config.clientSecret}' claude mcp add --transport http \\
-    --client-id ${config.clientId} --client-secret --callback-port 8080 mailbox ${mcp}
-  and run /mcp in Claude Code to sign in.
-
-MCP Inspector (npx @modelcontextprotocol/inspector):
-  Open http://localhost:6274 (not the 127.0.0.1 address its banner prints: only the localhost
-  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Settings ▸ OAuth Settings
-  (Inspector 1.x: Authentication) set Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
-  In direct (browser) mode also start the server with MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274.
-`;
+  return guideText(connectGuide(config.baseUrl, config.clientId, config.clientSecret));
 }
 
 /** Exit 0 when a server answers GET /health with status "ok"; otherwise 1 and one line on stderr saying why. */

@@ -12,6 +12,7 @@ import type { TokenEvents } from "../oauth/token-events.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
+import { frontDoorRoutes } from "./front-door.ts";
 import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { mcpRoutes } from "./mcp-route.ts";
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
+    .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl))
     .use(setupRoutes(deps))
     .use(oauthRoutes(deps))

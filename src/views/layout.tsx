@@ -29,7 +29,12 @@ button:disabled{background:#8c959f;cursor:progress}
 details{margin-top:.75rem}summary{cursor:pointer;color:#0969da}
 details ul{padding-left:1.2rem}
 a{color:#0969da}
-code{font-size:.9em;word-break:break-all}
+code{font-size:.9em;overflow-wrap:anywhere}
+h2{font-size:1.1rem;margin:1.5rem 0 .25rem}
+ol{padding-left:1.4rem;margin:.25rem 0}li{margin:.3rem 0}
+.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.35rem .9rem;margin:1rem 0}
+.facts dt{font-weight:600}.facts dd{margin:0;min-width:0}
+@media (max-width:30rem){.facts{grid-template-columns:minmax(0,1fr)}.facts dd{margin-bottom:.4rem}}
 `;
 
 export interface LayoutProps {
