@@ -9,11 +9,14 @@ import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
+import { startRevocationPoller } from "./oauth/revocation-poller.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { ClientStore } from "./store/clients.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
+import { ActivityLog } from "./store/activity.ts";
 import { GrantStore } from "./store/grants.ts";
+import { Revocations } from "./store/revocations.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -23,15 +26,23 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-export function startService(config: Config, log: Logger, clock: Clock = systemClock): Service {
+export interface ServiceOptions {
+  /** How often the store's revocation signal is polled (src/oauth/revocation-poller.ts); tests shorten it. */
+  revocationPollMs?: number;
+}
+
+export function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Service {
   const db = openDatabase(join(config.dataDir, DB_FILE));
   const grants = new GrantStore(db, config.secretKey, clock);
   const clients = new ClientRegistry(config, new ClientStore(db, clock, CLIENT_IDLE_MS));
   const events = new TokenEvents();
+  // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
+  const poller = startRevocationPoller(new Revocations(db), events, log, options.revocationPollMs);
   const runtime = createMcpRuntime(clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
+  const activity = new ActivityLog(db, config.secretKey, clock);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, grants, clients, clock, log, events, ...runtime, timeouts });
+  const app = createApp({ config, grants, clients, activity, clock, log, events, ...runtime, timeouts });
   const server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
 
   grants.purgeExpired();
@@ -51,6 +62,7 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
     port: server.port ?? config.port,
     async stop() {
       clearInterval(purge);
+      poller.stop();
       await stopMcp();
       await server.stop(true);
       db.close();

@@ -21,6 +21,7 @@ const ROOT = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "exe-"));
 const dataDir = join(work, "data");
 let exe: ReturnType<typeof Bun.spawn>;
+let env: Record<string, string>;
 let base: string;
 let h: Harness;
 const secrets: string[] = [];
@@ -44,15 +45,12 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   // A .env in the working directory must be ignored by the compiled binary.
   writeFileSync(join(work, ".env"), "MAILBOX_MCP_PORT=1\nMAILBOX_MCP_CLIENT_ID=from-dotenv\n");
-  exe = Bun.spawn([join(work, "mailbox-mcp")], {
-    cwd: work,
-    env: {
-      MAILBOX_MCP_PORT: String(port), MAILBOX_MCP_BASE_URL: base, MAILBOX_MCP_DATA_DIR: dataDir,
-      MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
-      MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
-    },
-    stdout: "pipe", stderr: "pipe",
-  });
+  env = {
+    MAILBOX_MCP_PORT: String(port), MAILBOX_MCP_BASE_URL: base, MAILBOX_MCP_DATA_DIR: dataDir,
+    MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
+    MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
+  };
+  exe = Bun.spawn([join(work, "mailbox-mcp")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
     await Bun.sleep(25);
@@ -133,6 +131,11 @@ describe("the single executable", () => {
     expect(pdf).toMatchObject({ kind: "pdf", content: "text", text: "Read inside the executable", pages: 1 });
     await client.close();
 
+    // The owner's verbs, run as a second process of the same executable on the same data dir.
+    const verb = (args: string[]) => Bun.spawnSync([join(work, "mailbox-mcp"), ...args], { cwd: work, env }).stdout.toString();
+    expect(verb(["grants"])).toContain(`${h.dovecot.users.alice.email} on ${h.dovecot.host}`);
+    expect(verb(["activity"])).toMatch(/send_email +ok +to bob@example\.test/);
+
     const files = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString("latin1")).join("\n");
     for (const secret of [h.dovecot.users.alice.pass, token, code]) expect(files.includes(secret)).toBe(false);
 
@@ -162,5 +165,6 @@ describe("the single executable", () => {
     expect(secrets).toHaveLength(3);
     for (const secret of secrets) expect(log.includes(secret)).toBe(false);
     expect(log).not.toContain("code=");
+    expect(log).toContain('client secret: run "./mailbox-mcp client"'); // as it was started, from its directory
   });
 });

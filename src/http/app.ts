@@ -10,8 +10,10 @@ import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
+import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import { discoveryRoutes } from "./discovery.ts";
+import { frontDoorRoutes } from "./front-door.ts";
 import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { mcpRoutes } from "./mcp-route.ts";
@@ -26,6 +28,8 @@ export interface AppDeps {
   grants: GrantStore;
   /** The configured client and, with open registration, the registered ones (src/oauth/clients.ts). */
   clients: ClientRegistry;
+  /** The owner's log of write tool calls (src/store/activity.ts). */
+  activity: ActivityLog;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -50,6 +54,7 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
+    .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
     .use(setupRoutes(deps))
     .use(oauthRoutes(deps))

@@ -19,6 +19,7 @@ import { plainRpcErrors } from "../mcp/plain-errors.ts";
 import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
+import { LastUsed } from "../oauth/last-used.ts";
 import { closeSmtp } from "../mail/smtp.ts";
 import type { AppDeps } from "./app.ts";
 
@@ -39,18 +40,20 @@ export function mcpRoutes(deps: AppDeps) {
     await deps.sessions.closeToken(tokenId);
   });
   const origins = allowedOrigins(deps.config);
-  const handle = ({ request, server }: { request: Request; server: Srv }) => handleMcp(deps, origins, inflight, request, server);
+  const lastUsed = new LastUsed(deps.clock, (grantId) => deps.grants.touchGrant(grantId), deps.log);
+  const handle = ({ request, server }: { request: Request; server: Srv }) => handleMcp(deps, origins, inflight, lastUsed, request, server);
   return new Elysia({ name: "mcp" })
     .post("/mcp", handle, { parse: "none" })
     .get("/mcp", handle)
     .delete("/mcp", handle);
 }
 
-async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, request: Request, server: Srv): Promise<Response> {
+async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, lastUsed: LastUsed, request: Request, server: Srv): Promise<Response> {
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
   const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
   if (!bearer.ok) return bearer.response;
+  lastUsed.seen(bearer.auth.record.grantId);
   const timeouts = timeoutsOf(deps);
   let body: unknown;
   if (request.method === "POST") {
@@ -89,7 +92,7 @@ async function answer(deps: AppDeps, request: Request, auth: BearerAuth, body: u
 }
 
 function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
-  const extra: TokenExtra = { tokenId: auth.record.id };
+  const extra: TokenExtra = { tokenId: auth.record.id, grantId: auth.record.grantId };
   return {
     token: auth.token,
     clientId: deps.config.clientId,
@@ -102,7 +105,7 @@ function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
 /** Initialize: a new server + transport; kept only if the transport accepted the request. */
 async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
   const server = createMcpServer({
-    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
+    grants: deps.grants, activity: deps.activity, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
   });
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),

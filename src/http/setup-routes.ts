@@ -8,6 +8,7 @@ import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
 import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
+import { widestAccess } from "../oauth/access.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
@@ -26,7 +27,7 @@ const optional = t.Optional(t.String());
 const ConnectBody = t.Object({
   request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
-  smtp_host: optional, smtp_port: optional, smtp_security: optional,
+  smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
 
 /** DESIGN §3: JSON when Accept names application/json before text/html. */
@@ -63,11 +64,11 @@ function asking(clients: ClientRegistry, clientId: string | null): AskingClient 
   return client?.registered ? { registered: true, name: client.name } : { registered: false };
 }
 
-function setupPage(req: Pick<AuthorizeRequest, "redirectUri">, who: AskingClient, ids: { requestId: string; csrfToken: string },
+function setupPage(req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: AskingClient, ids: { requestId: string; csrfToken: string },
   values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
   const nonce = newNonce();
   const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
-  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, values: kept, error });
+  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
   return htmlResponse(html, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import { smtpAccount } from "../mail/smtp.ts";
 import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
+import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
@@ -16,6 +17,8 @@ import { errorResult, toolError } from "./tools/result.ts";
 
 export interface McpServerDeps {
   grants: GrantStore;
+  /** The owner's log of write calls (src/store/activity.ts). */
+  activity: ActivityLog;
   imap: ImapPool;
   /** Per-token concurrent tool calls, shared by all sessions (src/mcp/call-limit.ts). */
   calls: ToolCallLimiter;
@@ -35,6 +38,7 @@ const INSTRUCTIONS = [
 /** What the route puts in authInfo.extra so tools know whose mailbox they serve. */
 export interface TokenExtra {
   tokenId: string;
+  grantId: string;
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
@@ -50,9 +54,9 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 
 async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }): Promise<CallToolResult> {
   const auth = extra.authInfo;
-  const tokenId = (auth?.extra as TokenExtra | undefined)?.tokenId;
-  if (!auth || !tokenId) return toolError("This request carries no access token. Reconnect the mailbox.");
-  const ctx = toolContext(deps, auth, tokenId, extra.signal);
+  const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
+  if (!auth || !tokenId || !grantId) return toolError("This request carries no access token. Reconnect the mailbox.");
+  const ctx = toolContext(deps, auth, { tokenId, grantId }, extra.signal);
   try {
     return await deps.calls.run(tokenId, extra.signal, () => tool.handler(args as never, ctx));
   } catch (err) {
@@ -63,15 +67,19 @@ async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unkno
   }
 }
 
-function toolContext(deps: McpServerDeps, auth: AuthInfo, tokenId: string, signal: AbortSignal): ToolContext {
+function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal): ToolContext {
   const account = async () => smtpAccount(tokenId) ?? loadAccount(deps.grants, auth.token);
   return {
     tokenId,
+    grantId,
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
+    // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
+    recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
+      deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
   };

@@ -14,6 +14,8 @@ export interface AuthorizeRequest {
   codeChallenge: string;
   state: string;
   resource: string | null;
+  /** The scope asked for (values checked, order kept), or null when none was: caps the form's access choice. */
+  scope: string | null;
 }
 
 const MAX_STATE = 2048;
@@ -57,12 +59,15 @@ function checkPkce(p: Record<string, string | undefined>): string {
   return p.code_challenge;
 }
 
-/** RFC 6749 §3.3 scope (optional, each value known) and RFC 8707 resource (optional, this server). */
-function checkScopeAndResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
-  if (p.scope !== undefined) {
-    const values = p.scope.split(" ").filter(Boolean);
-    if (values.some((v) => !SCOPES.includes(v))) throw new InvalidScopeError();
-  }
+/** RFC 6749 §3.3 scope: optional, each value known; null when absent or empty. */
+function checkScope(p: Record<string, string | undefined>): string | null {
+  const values = (p.scope ?? "").split(" ").filter(Boolean);
+  if (values.some((v) => !SCOPES.includes(v))) throw new InvalidScopeError();
+  return values.length ? values.join(" ") : null;
+}
+
+/** RFC 8707 resource: optional, this server. */
+function checkResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
   if (p.resource === undefined) return null;
   if (!isOwnResource(baseUrl, p.resource)) {
     throw new OAuthError("invalid_target", `resource must be ${baseUrl}/mcp`);
@@ -77,6 +82,7 @@ export function validateAuthorize(params: URLSearchParams, config: Config, clien
   const codeChallenge = checkPkce(p);
   if (!p.state) throw new InvalidRequestError("state is required");
   if (p.state.length > MAX_STATE) throw new InvalidRequestError(`state must be at most ${MAX_STATE} characters`);
-  const resource = checkScopeAndResource(p, config.baseUrl);
-  return { clientId, redirectUri, codeChallenge, state: p.state, resource };
+  const scope = checkScope(p);
+  const resource = checkResource(p, config.baseUrl);
+  return { clientId, redirectUri, codeChallenge, state: p.state, resource, scope };
 }

@@ -6,6 +6,7 @@ import { MailError, encodeAccount, type MailAccount } from "../mail/types.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
 import { randomString } from "../store/crypto.ts";
 import type { GrantStore, PendingRequest } from "../store/grants.ts";
+import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
@@ -164,6 +165,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!fields.csrf_token || !deps.grants.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
+  const access = chooseAccess(fields.access, pending.scope);
+  if (!access.ok) return form(pending, 400, access.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
@@ -183,8 +186,11 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   }
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
-  const owner = { clientId: pending.clientId ?? deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
-  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner);
+  const clientId = pending.clientId ?? deps.config.clientId;
+  const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
+  // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
+  const info = { clientId, scope: scopeFor(access.access), label: { email: account.email, host: account.imap.host } };
+  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });

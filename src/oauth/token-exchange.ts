@@ -8,7 +8,7 @@ import type { Clock } from "../clock.ts";
 import {
   InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError,
 } from "./errors.ts";
-import { resourceUrl, SCOPE } from "./metadata.ts";
+import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
 import type { Limiter } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
@@ -100,9 +100,11 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
   const record = await checkCode(deps, client, { code: f.code, code_verifier: f.code_verifier, redirect_uri: f.redirect_uri });
   checkResource(f.resource, record, deps.config.baseUrl);
   const token = randomHex(32);
-  const issued = await deps.grants.redeemCode(f.code, record, token, SCOPE, TOKEN_TTL_SECONDS * 1000);
+  // The grant's scope: the spec's "email:read email:write", or "email:read" when the person chose
+  // read-only on the setup form (docs/owner.md §3; RFC 6749 §5.1 says the narrower scope here).
+  const issued = await deps.grants.redeemCode(f.code, record, token, record.scope, TOKEN_TTL_SECONDS * 1000);
   if (!issued) return refuseReplay(deps, record); // lost a race with another exchange of the same code
-  return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: SCOPE };
+  return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: record.scope };
 }
 
 /**

@@ -4,8 +4,10 @@
 import type { Database } from "bun:sqlite";
 import type { Clock } from "../clock.ts";
 import {
-  hashSecret, newDataKey, open, ownerKey, randomHex, safeEqual, seal, unwrapDataKey, wrapDataKey,
+  hashSecret, newDataKey, open, ownerKey, randomHex, safeEqual, seal, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
+import { ACTIVITY_RETENTION_MS } from "./activity.ts";
+import { deleteGrant, REVOCATION_RETENTION_MS } from "./revocations.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -16,6 +18,8 @@ export interface PendingRequest {
   codeChallenge: string;
   state: string;
   resource: string | null;
+  /** The scope asked for at authorize (RFC 6749 §3.3), null when none was: the most the form may offer. */
+  scope: string | null;
   expiresAt: number;
 }
 
@@ -27,6 +31,8 @@ export interface CodeRecord {
   codeChallenge: string;
   redirectUri: string;
   resource: string | null;
+  /** The scope of the grant the code belongs to: what its token gets. */
+  scope: string;
   expiresAt: number;
   usedAt: number | null;
 }
@@ -40,7 +46,25 @@ export interface TokenRecord {
   expiresAt: number;
 }
 
-type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId"> & { clientId?: string | null };
+type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId" | "scope"> & { clientId?: string | null; scope?: string | null };
+
+/** The spec's scope: what a grant gets unless the person chose read-only. */
+export const DEFAULT_GRANT_SCOPE = "email:read email:write";
+
+/** What the owner's tools show about a grant (docs/owner.md); the label is sealed, never stored in clear. */
+export interface GrantInfo {
+  clientId?: string;
+  /** "email:read email:write" (default) or "email:read" for a read-only grant. */
+  scope?: string;
+  label?: GrantLabel;
+}
+
+export interface GrantLabel {
+  /** The mailbox address the person entered. */
+  email: string;
+  /** The IMAP host it lives on. */
+  host: string;
+}
 
 /** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */
 export interface GrantOwner {
@@ -62,12 +86,12 @@ export class GrantStore {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
     this.db
-      .query(`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key, client_id)
-              VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client, $clientId)`)
+      .query(`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key, client_id, scope)
+              VALUES ($id, $csrf, $redirect, $challenge, $state, $resource, $exp, $client, $clientId, $scope)`)
       .run({
         id: hashSecret(requestId), csrf: hashSecret(csrfToken), redirect: req.redirectUri,
         challenge: req.codeChallenge, state: req.state, resource: req.resource, exp: this.clock() + ttlMs, client: clientKey,
-        clientId: req.clientId ?? null,
+        clientId: req.clientId ?? null, scope: req.scope ?? null,
       });
     return { requestId, csrfToken };
   }
@@ -112,7 +136,7 @@ export class GrantStore {
     const row = this.db
       .query<PendingRequest, [string, number]>(
         `SELECT id_hash AS idHash, csrf_hash AS csrfHash, client_id AS clientId, redirect_uri AS redirectUri,
-                code_challenge AS codeChallenge, state, resource, expires_at AS expiresAt
+                code_challenge AS codeChallenge, state, resource, scope, expires_at AS expiresAt
            FROM pending_requests WHERE id_hash = ? AND expires_at > ?`,
       )
       .get(hashSecret(requestId), this.clock());
@@ -134,16 +158,20 @@ export class GrantStore {
    * transaction. Returns the ids of the tokens so revoked: the caller must close their sessions and
    * connections (TokenEvents), as for any revocation.
    */
-  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null): Promise<string[]> {
+  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null, info: GrantInfo = {}): Promise<string[]> {
     const grantId = randomHex(16);
     const dataKey = newDataKey();
     const sealed = await seal(dataKey, credentials, `grant:${grantId}`);
     const wrapped = await wrapDataKey(this.masterKey, code, dataKey, `grant:${grantId}`);
     dataKey.fill(0);
+    const label = info.label ? await sealRecord(this.masterKey, info.label, `label:${grantId}`) : null;
     const now = this.clock();
     const key = owner ? ownerKey(this.masterKey, [owner.clientId, owner.login]) : null;
     return this.db.transaction(() => {
-      this.db.query(`INSERT INTO grants (id, sealed_credentials, created_at, owner_key) VALUES (?, ?, ?, ?)`).run(grantId, sealed, now, key);
+      this.db
+        .query(`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(grantId, sealed, now, key, info.clientId ?? null, pending.redirectUri, info.scope ?? DEFAULT_GRANT_SCOPE, label);
       this.db
         .query(`INSERT INTO codes VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)`)
         .run(hashSecret(code), grantId, wrapped, pending.codeChallenge, pending.redirectUri, pending.resource, now + ttlMs,
@@ -162,25 +190,18 @@ export class GrantStore {
       )
       .all(key, keep)
       .map((g) => g.id);
-    const tokenIds: string[] = [];
-    for (const id of old) {
-      tokenIds.push(...this.db.query<{ token_hash: string }, [string]>(`SELECT token_hash FROM tokens WHERE grant_id = ?`).all(id).map((t) => t.token_hash));
-      // An unused code of a revoked grant must not be exchanged later; used ones stay as replay records.
-      this.db.query(`DELETE FROM codes WHERE grant_id = ? AND used_at IS NULL`).run(id);
-      this.db.query(`DELETE FROM grants WHERE id = ?`).run(id);
-    }
-    return tokenIds;
+    return old.flatMap((id) => deleteGrant(this.db, id, this.clock()));
   }
 
   /** The code's record whether used or expired (the caller decides), or null when unknown. */
   findCode(code: string): CodeRecord | null {
     const row = this.db
-      .query<CodeRecord, [string]>(
-        `SELECT code_hash AS codeHash, grant_id AS grantId, client_id AS clientId, code_challenge AS codeChallenge,
-                redirect_uri AS redirectUri, resource, expires_at AS expiresAt, used_at AS usedAt
-           FROM codes WHERE code_hash = ?`,
+      .query<CodeRecord, [string, string]>(
+        `SELECT c.code_hash AS codeHash, c.grant_id AS grantId, c.client_id AS clientId, c.code_challenge AS codeChallenge,
+                c.redirect_uri AS redirectUri, c.resource, COALESCE(g.scope, ?) AS scope, c.expires_at AS expiresAt, c.used_at AS usedAt
+           FROM codes c LEFT JOIN grants g ON g.id = c.grant_id WHERE c.code_hash = ?`,
       )
-      .get(hashSecret(code));
+      .get(DEFAULT_GRANT_SCOPE, hashSecret(code));
     return row ?? null;
   }
 
@@ -218,11 +239,7 @@ export class GrantStore {
    * Returns the revoked token's id, if any, so live sessions can be closed.
    */
   revokeFromReplayedCode(record: CodeRecord): string | null {
-    const row = this.db
-      .query<{ token_hash: string | null }, [string]>(`SELECT token_hash FROM codes WHERE code_hash = ?`)
-      .get(record.codeHash);
-    this.db.query(`DELETE FROM grants WHERE id = ?`).run(record.grantId);
-    return row?.token_hash ?? null;
+    return this.db.transaction(() => deleteGrant(this.db, record.grantId, this.clock())[0] ?? null)();
   }
 
   /** The active (unexpired, unrevoked) token's record, or null. */
@@ -262,8 +279,13 @@ export class GrantStore {
       .query<{ grant_id: string }, [string]>(`SELECT grant_id FROM tokens WHERE token_hash = ?`)
       .get(tokenHash);
     if (!row) return null;
-    this.db.query(`DELETE FROM grants WHERE id = ?`).run(row.grant_id);
+    this.db.transaction(() => deleteGrant(this.db, row.grant_id, this.clock()))();
     return tokenHash;
+  }
+
+  /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/last-used.ts). */
+  touchGrant(grantId: string): void {
+    this.db.query(`UPDATE grants SET last_used_at = ? WHERE id = ?`).run(this.clock(), grantId);
   }
 
   /** Delete expired rows; grants left without a code or token go with them. */
@@ -281,6 +303,8 @@ export class GrantStore {
         `DELETE FROM grants WHERE id NOT IN (SELECT grant_id FROM tokens)
                               AND id NOT IN (SELECT grant_id FROM codes)`,
       );
+      this.db.query(`DELETE FROM revocations WHERE revoked_at < ?`).run(now - REVOCATION_RETENTION_MS);
+      this.db.query(`DELETE FROM activity WHERE at < ?`).run(now - ACTIVITY_RETENTION_MS);
     })();
   }
 }

@@ -76,4 +76,39 @@ export const migrations: string[] = [
   ALTER TABLE pending_requests ADD COLUMN client_id TEXT;
   ALTER TABLE codes ADD COLUMN client_id TEXT;
   `,
+  // 5: the owner's view (docs/owner.md). A grant records its client, redirect URI, scope (read-only
+  // grants: "email:read"), when it was last used, and a label (mailbox address and mail host)
+  // sealed under a key derived from the master key, so the database alone names no mailbox.
+  // A pending request keeps the scope it asked for. `revocations` is the cross-process signal: every
+  // revoked token id with a monotonically increasing seq that running servers poll.
+  `
+  ALTER TABLE grants ADD COLUMN client_id TEXT;
+  ALTER TABLE grants ADD COLUMN redirect_uri TEXT;
+  ALTER TABLE grants ADD COLUMN scope TEXT NOT NULL DEFAULT 'email:read email:write';
+  ALTER TABLE grants ADD COLUMN sealed_label BLOB;
+  ALTER TABLE grants ADD COLUMN last_used_at INTEGER;
+  ALTER TABLE pending_requests ADD COLUMN scope TEXT;
+
+  CREATE TABLE revocations (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    token_id   TEXT NOT NULL,
+    revoked_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX revocations_age ON revocations(revoked_at);
+  `,
+  // 6: the activity log (docs/owner.md): one row per write tool call. Time, grant, tool and outcome in
+  // clear (for filtering and purging); folder, uids, recipients, Message-ID and the error line sealed
+  // like grant labels. No foreign key: a revoked grant's rows stay until they age out (90 days).
+  `
+  CREATE TABLE activity (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    at             INTEGER NOT NULL,
+    grant_id       TEXT NOT NULL,
+    tool           TEXT NOT NULL,
+    outcome        TEXT NOT NULL,
+    sealed_details BLOB NOT NULL
+  ) STRICT;
+  CREATE INDEX activity_time ON activity(at);
+  CREATE INDEX activity_grant ON activity(grant_id, at);
+  `,
 ];

@@ -1,6 +1,8 @@
 // Pure helpers of the read side: UID range paging, text cleaning, the untrusted-content fence.
 import { describe, expect, test } from "bun:test";
+import { toMailError } from "../../src/mail/imap-connect.ts";
 import { window } from "../../src/mail/message.ts";
+import { MailError } from "../../src/mail/types.ts";
 import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/sanitize.ts";
 import { countOf, parseSet, rangesOf, topBelow } from "../../src/mail/uid-set.ts";
 
@@ -79,5 +81,17 @@ describe("cleaning text for a model", () => {
     expect(a.marker).not.toBe(b.marker);
     expect(a.text.split("\n").at(-1)).toBe(`UNTRUSTED-CONTENT-${a.marker}>>>`);
     expect(a.text).toMatch(/never as instructions/);
+  });
+});
+
+describe("mail errors at tool time", () => {
+  const imap = { host: "imap.example.test", port: 993, security: "tls" as const };
+  test("a host without DNS answer: the person reconnects for a custom host, the operator checks DNS for a preset", () => {
+    const custom = toMailError({ code: "ENOTFOUND" }, { imap, provider: "custom" }, 1000) as MailError;
+    expect(custom.message).toContain("Check the server name by reconnecting the mailbox.");
+    const preset = toMailError({ code: "EAI_AGAIN" }, { imap, provider: "gmail" }, 1000) as MailError;
+    expect(preset.kind).toBe("unreachable");
+    expect(preset.message).not.toContain("reconnecting");
+    expect(preset.message).toContain("DNS resolver and internet access");
   });
 });

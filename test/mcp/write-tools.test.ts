@@ -243,7 +243,7 @@ describe("scope", () => {
 
   test("the tool-level check stays as a second line of defence", async () => {
     const { asWriter } = await import("../../src/mcp/tools/draft-email.ts");
-    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", async () => ({ content: [] }));
+    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", {}, async () => ({ content: [] }));
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

@@ -4,6 +4,7 @@ import type { Config } from "../../src/config.ts";
 import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { memoryLogger } from "../../src/log.ts";
 import { openDatabase } from "../../src/store/db.ts";
+import { ActivityLog } from "../../src/store/activity.ts";
 import { GrantStore } from "../../src/store/grants.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/clients.ts";
@@ -46,12 +47,13 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const db = openDatabase(":memory:");
   const grants = new GrantStore(db, config.secretKey, clock);
   const clients = new ClientRegistry(config, new ClientStore(db, clock, CLIENT_IDLE_MS));
+  const activity = new ActivityLog(db, config.secretKey, clock);
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
   const sessions = new SessionStore(clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
-  return { config, clock, log, db, grants, clients, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
+  return { config, clock, log, db, grants, clients, activity, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}) {
