@@ -1,7 +1,8 @@
 // The server process for `bun run bench`: the real app (routes, MCP runtime, sweeper) on a free
 // port with an in-memory store, so its RSS is the server's alone. Reads MailAccounts as JSON from
 // argv[2], issues one token per account through the real store path, prints {port, tokens} as one
-// JSON line on stdout, then serves until killed.
+// JSON line on stdout, then serves until killed. Each line "cpu" on stdin is answered with one JSON
+// line of process.cpuUsage() (µs of user and system time so far), for the bench's CPU-per-call row.
 import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
@@ -26,3 +27,14 @@ serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 for (const account of accounts) tokens.push(await issueTestToken({ grants }, account));
 process.stdout.write(JSON.stringify({ port, tokens }) + "\n");
+
+// The bench's CPU row asks for our own CPU time: only this process knows it (process.cpuUsage).
+let pending = "";
+process.stdin.on("data", (chunk: Buffer) => {
+  pending += chunk.toString();
+  for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+    const line = pending.slice(0, nl).trim();
+    pending = pending.slice(nl + 1);
+    if (line === "cpu") process.stdout.write(JSON.stringify(process.cpuUsage()) + "\n");
+  }
+});

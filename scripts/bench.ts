@@ -7,6 +7,8 @@
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
 //   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB);
 //   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
+//   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -25,6 +27,10 @@ import {
   ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows } from "./bench-latency.ts";
+import { cpuRows } from "./bench-cpu.ts";
+
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const runs = (part: string) => !ONLY || ONLY.has(part);
 
 const MIX = "BenchMix"; // 1,000 varied messages: the folder the tool rows work on
 const SMALL = "Bench100";
@@ -64,6 +70,7 @@ function mixMessage(i: number): string {
 async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   const t = performance.now();
   await h.dovecot.seedBulk("alice", MIX, 1000, mixMessage);
+  if (!runs("size")) return void console.log(`seeded 1,000 messages in ${Math.round(performance.now() - t)} ms`);
   await h.dovecot.seedBulk("alice", SMALL, 100, (i) => fx.plainText({ subject: `Small ${i}` }));
   await h.dovecot.seedBulk("alice", LARGE, 20_000, (i) => fx.plainText({ subject: `Large ${i}` }));
   console.log(`seeded 21,100 messages in ${Math.round(performance.now() - t)} ms`);
@@ -131,11 +138,12 @@ async function main(): Promise<void> {
     console.log(`${ITERATIONS} iterations per figure after ${WARMUP} warm-up calls; times in ms`);
     const sessionId = (client.transport as { sessionId?: string }).sessionId!;
     const callers = { raw: rawCaller(url, server.tokens[0]!, sessionId), sdk: sdkCaller(client) };
-    await toolRows(callers, imap);
-    await sizeRatio(callers.sdk, imap);
-    await memory(server, url, idle);
-    await writeRows(h); // issue 5: send_email, move_email
-    await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
+    if (runs("tools")) await toolRows(callers, imap);
+    if (runs("size")) await sizeRatio(callers.sdk, imap);
+    if (runs("memory")) await memory(server, url, idle);
+    if (runs("write")) await writeRows(h); // issue 5: send_email, move_email
+    if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
+    if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
     await client.close();
     await imap.logout();
   } finally {

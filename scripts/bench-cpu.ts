@@ -1,0 +1,83 @@
+// `bun run bench`: the server's CPU time per tool call under a mixed load, read from the server
+// process itself (process.cpuUsage, scripts/bench-server.ts). Wall-clock figures on this shared
+// 2-core machine move with other people's work; CPU time spent by the server process moves much less,
+// so this is the figure to compare before and after a change (run both one right after the other).
+// The load: 100 sessions (10 tokens x 10 sessions, one IMAP connection per token), 20 callers
+// (two per token, within the per-token limit of 4 running calls), each cycling through its token's
+// sessions and a mix of the five read tools, so that HTTP, auth, session lookup, JSON-RPC and the tool
+// all count. A warm-up pass first (JIT, IMAP logins, folder selects), then the measured pass.
+import type { MailAccount } from "../src/mail/types.ts";
+import { openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
+
+const TOKENS = 10;
+const SESSIONS_PER_TOKEN = 10;
+const CALLERS_PER_TOKEN = 2;
+const CALLS = Number(process.env.BENCH_CPU_CALLS ?? 2000);
+
+/** The read mix, one call per step, cycling. */
+export function readMix(folder: string): Array<(m: McpCaller) => Promise<unknown>> {
+  return [
+    (m) => m.call("get_recent_emails", { folder, limit: 20 }),
+    (m) => m.call("search_emails", { folder, from: "dave@example.org" }),
+    (m) => m.call("get_email", { folder, uid: 500 }),
+    (m) => m.call("list_mailboxes", {}),
+    (m) => m.call("list_providers", {}),
+  ];
+}
+
+/** Runs `calls` calls spread over `lanes` (each lane one caller loop at a time); returns when all are done. */
+export async function runLoad(lanes: McpCaller[][], mix: Array<(m: McpCaller) => Promise<unknown>>, calls: number): Promise<void> {
+  let next = 0;
+  await Promise.all(lanes.map(async (lane, k) => {
+    for (let step = k; ; step++) {
+      const n = next++;
+      if (n >= calls) return;
+      await mix[n % mix.length]!(lane[step % lane.length]!);
+    }
+  }));
+}
+
+/** One row per era (given as a function that makes the callers of one token). */
+export async function cpuRow(
+  label: string, account: MailAccount, folder: string,
+  callersFor: (url: string, token: string) => Promise<McpCaller[]>,
+): Promise<{ mix: number; bare: number }> {
+  const server = await startServer(Array.from({ length: TOKENS }, () => account));
+  try {
+    const url = `http://localhost:${server.port}/mcp`;
+    const lanes: McpCaller[][] = [];
+    for (const token of server.tokens) {
+      const callers = await callersFor(url, token);
+      for (let c = 0; c < CALLERS_PER_TOKEN; c++) lanes.push(callers.filter((_, i) => i % CALLERS_PER_TOKEN === c));
+    }
+    const measure = async (what: string, mix: Array<(m: McpCaller) => Promise<unknown>>) => {
+      await runLoad(lanes, mix, Math.max(200, CALLS / 4)); // warm-up
+      const before = await server.cpuMicros();
+      const t = performance.now();
+      await runLoad(lanes, mix, CALLS);
+      const cpu = (await server.cpuMicros()) - before;
+      const wall = performance.now() - t;
+      console.log(`${label.padEnd(38)} ${what.padEnd(15)} ${(cpu / CALLS / 1000).toFixed(3)} ms CPU per call ` +
+        `(${CALLS} calls in ${(wall / 1000).toFixed(1)} s, server busy ${((cpu / 1000 / wall) * 100).toFixed(0)}% of one core)`);
+      return cpu / CALLS;
+    };
+    // The read mix is what users cause; list_providers alone touches no IMAP, so its figure is the
+    // HTTP + auth + session + JSON-RPC cost that the SDK and the session store add to every call.
+    return { mix: await measure("read mix", readMix(folder)), bare: await measure("list_providers", [(m) => m.call("list_providers", {})]) };
+  } finally {
+    server.kill();
+  }
+}
+
+/** 2025 era: each token's ten sessions, opened the way clients do. */
+export async function sessionCallers(url: string, token: string): Promise<McpCaller[]> {
+  const callers: McpCaller[] = [];
+  for (let i = 0; i < SESSIONS_PER_TOKEN; i++) callers.push(rawCaller(url, token, await openRawSession(url, token)));
+  return callers;
+}
+
+export async function cpuRows(account: MailAccount, folder: string): Promise<void> {
+  console.log(`\nserver CPU per call, mixed read load (5 read tools), ${TOKENS} tokens, ${TOKENS * SESSIONS_PER_TOKEN} sessions, ` +
+    `${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
+  await cpuRow("2025-11-25, 100 sessions (raw client)", account, folder, sessionCallers);
+}
