@@ -1,8 +1,12 @@
 // The server process for `bun run bench`: the real app (routes, MCP runtime, sweeper) on a free
-// port with an in-memory store, so its RSS is the server's alone. Reads MailAccounts as JSON from
-// argv[2], issues one token per account through the real store path, prints {port, tokens} as one
-// JSON line on stdout, then serves until killed. Each line "cpu" on stdin is answered with one JSON
-// line of process.cpuUsage() (µs of user and system time so far), for the bench's CPU-per-call row.
+// port with a store file in a temp dir, opened as src/service.ts does, so its RSS and CPU are the
+// server's alone. Reads MailAccounts as JSON from argv[2], issues one token per account through the
+// real store path, prints {port, tokens} as one JSON line on stdout, then serves until killed. Each
+// line "cpu" on stdin is answered with one JSON line of process.cpuUsage() (µs of user and system
+// time so far), for the bench's CPU-per-call row.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
@@ -11,6 +15,7 @@ import { createMcpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { TokenEvents } from "../src/oauth/token-events.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { GrantStore } from "../src/store/grants.ts";
+import { SessionRows } from "../src/store/mcp-sessions.ts";
 import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
@@ -19,8 +24,13 @@ import { issueTestToken } from "../test/support/token.ts";
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
 const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
-const grants = new GrantStore(openDatabase(":memory:"), config.secretKey, systemClock);
-const runtime = createMcpRuntime(systemClock, silentLogger);
+// A store file like the service's (src/service.ts): session rows on their own connection.
+const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-bench-"));
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
+const grants = new GrantStore(openDatabase(join(dir, "store.sqlite")), config.secretKey, systemClock);
+const sessionDb = openDatabase(join(dir, "store.sqlite"), { synchronous: "NORMAL" });
+const runtime = createMcpRuntime(new SessionRows(sessionDb), systemClock, silentLogger);
 startMcpSweeper(runtime, silentLogger);
 const app = createApp({ config, grants, clock: systemClock, log: silentLogger, events: new TokenEvents(), ...runtime });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });

@@ -10,6 +10,7 @@ import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { openDatabase } from "./store/db.ts";
 import { GrantStore } from "./store/grants.ts";
+import { SessionRows } from "./store/mcp-sessions.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -21,9 +22,11 @@ export interface Service {
 
 export function startService(config: Config, log: Logger, clock: Clock = systemClock): Service {
   const db = openDatabase(join(config.dataDir, DB_FILE));
+  // MCP session rows are written on every call: their own connection, without a sync per commit.
+  const sessionDb = openDatabase(join(config.dataDir, DB_FILE), { synchronous: "NORMAL" });
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
-  const runtime = createMcpRuntime(clock, log);
+  const runtime = createMcpRuntime(new SessionRows(sessionDb), clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const app = createApp({ config, grants, clock, log, events, ...runtime });
   const server = serve(app, { hostname: config.host, port: config.port, log });
@@ -45,6 +48,7 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
       clearInterval(purge);
       await stopMcp();
       await server.stop(true);
+      sessionDb.close();
       db.close();
     },
   };

@@ -1,5 +1,7 @@
 // /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard. One McpServer + transport
-// per session, owned by the token that opened it. Checks run in this order, each with its status:
+// per session, owned by the token that opened it; sessions are rows in the store, the server objects
+// a per-process cache rebuilt from the row when missing (src/mcp/sessions.ts, legacy-session.ts).
+// Checks run in this order, each with its status:
 //   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
 //   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (DESIGN §2)
 //   3. body over 32 MB -> 413; not JSON -> 400; a write tool called without email:write -> 403
@@ -7,13 +9,12 @@
 //   4. no Mcp-Session-Id: initialize opens a session; anything else -> 400
 //   5. unknown, expired or another token's session -> 404
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
-import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
 import { InFlight } from "../mcp/inflight.ts";
-import { createMcpServer, type TokenExtra } from "../mcp/server.ts";
+import { initRecord, newLegacySession, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "../mcp/legacy-session.ts";
+import type { McpServerDeps, TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { closeSmtp } from "../mail/smtp.ts";
@@ -33,14 +34,31 @@ export function mcpRoutes(deps: AppDeps) {
     await deps.sessions.closeToken(tokenId);
   });
   const origins = allowedOrigins(deps.config);
-  const handle = ({ request }: { request: Request }) => handleMcp(deps, origins, inflight, request);
+  const serverDeps: McpServerDeps = {
+    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
+  };
+  const hooks: LegacySessionHooks = {
+    initialized: () => {}, // new sessions are recorded by openSession, which knows the token
+    deleted: (id) => void deps.sessions.close(id, "deleted by client"),
+  };
+  const mcp: Mcp = { deps, serverDeps, hooks, origins, inflight };
+  const handle = ({ request }: { request: Request }) => handleMcp(mcp, request);
   return new Elysia({ name: "mcp" })
     .post("/mcp", handle, { parse: "none" })
     .get("/mcp", handle)
     .delete("/mcp", handle);
 }
 
-async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight, request: Request): Promise<Response> {
+interface Mcp {
+  deps: AppDeps;
+  serverDeps: McpServerDeps;
+  hooks: LegacySessionHooks;
+  origins: Set<string>;
+  inflight: InFlight;
+}
+
+async function handleMcp(mcp: Mcp, request: Request): Promise<Response> {
+  const { deps, origins, inflight } = mcp;
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
   const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
@@ -60,10 +78,11 @@ async function handleMcp(deps: AppDeps, origins: Set<string>, inflight: InFlight
   const authInfo = toAuthInfo(deps, bearer.auth);
   const sessionId = request.headers.get("mcp-session-id");
   if (!sessionId) {
-    if (request.method === "POST" && isInitialize(body)) return openSession(deps, bearer.auth, request, body, authInfo);
+    if (request.method === "POST" && isInitialize(body)) return openSession(mcp, bearer.auth, request, body, authInfo);
     return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
   }
-  const session = deps.sessions.use(sessionId, bearer.auth.record.id);
+  const restore = (id: string, init: string) => restoreLegacySession(mcp.serverDeps, mcp.hooks, id, init);
+  const session = await deps.sessions.use(sessionId, bearer.auth.record.id, restore);
   if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
   const response = session.transport.handleRequest(request, { parsedBody: body, authInfo });
   if (request.method === "GET") return primeSse(await response);
@@ -81,21 +100,15 @@ function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
   };
 }
 
-/** Initialize: a new server + transport; kept only if the transport accepted the request. */
-async function openSession(deps: AppDeps, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
-  const server = createMcpServer({
-    grants: deps.grants, imap: deps.imap, calls: deps.calls, sendBudget: deps.sendBudget, log: deps.log, version: deps.config.version,
-  });
-  const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => deps.sessions.add({ id, tokenId: auth.record.id, server, transport }),
-    onsessionclosed: (id) => void deps.sessions.close(id, "deleted by client"),
-    // Not enableJsonResponse, though plain JSON answers are a little faster: in SDK 1.32 that mode
-    // keeps every answered request in the transport until the session ends (typescript-sdk#2559)
-    // and leaves an in-flight POST hanging if the session closes under it.
-  });
-  await server.connect(transport);
-  const response = await transport.handleRequest(request, { parsedBody: body, authInfo });
-  if (!transport.sessionId) await server.close(); // rejected (e.g. 406): nothing to keep
+/** Initialize: a new server + transport, recorded in the store once the transport accepted the request. */
+async function openSession(mcp: Mcp, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+  const init = initRecord(Array.isArray(body) ? body.find((m) => isInitialize(m)) : body);
+  const hooks: LegacySessionHooks = {
+    ...mcp.hooks,
+    initialized: (id, session) => mcp.deps.sessions.add(id, auth.record.id, init, session),
+  };
+  const session: LegacySession = await newLegacySession(mcp.serverDeps, hooks);
+  const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+  if (!session.transport.sessionId) await session.close(); // rejected (e.g. 406): nothing to keep
   return response;
 }

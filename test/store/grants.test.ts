@@ -35,8 +35,8 @@ describe("GrantStore", () => {
   test("schema: migrations set user_version and tables are STRICT", () => {
     const { db } = setup();
     expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(migrations.length);
-    const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table'").all();
-    expect(sql.length).toBe(4);
+    const sql = db.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all();
+    expect(sql.map((t) => t.name)).toEqual(expect.arrayContaining(["pending_requests", "grants", "codes", "tokens", "mcp_sessions"]));
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
   });
 

@@ -8,6 +8,8 @@ import { GrantStore } from "../../src/store/grants.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
+import type { LegacySession } from "../../src/mcp/legacy-session.ts";
+import { SessionRows } from "../../src/store/mcp-sessions.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
 import { SendBudget } from "../../src/mcp/send-budget.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
@@ -43,7 +45,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const grants = new GrantStore(db, config.secretKey, clock);
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
-  const sessions = new SessionStore(clock, log, limits.sessions);
+  const sessions = new SessionStore<LegacySession>(new SessionRows(db), clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
   return { config, clock, log, db, grants, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
