@@ -9,7 +9,7 @@
 //   4. no Mcp-Session-Id: initialize opens a session; anything else -> 400
 //   5. unknown, expired or another token's session -> 404
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
 import { InFlight } from "../mcp/inflight.ts";
@@ -61,7 +61,7 @@ async function handleMcp(mcp: Mcp, request: Request): Promise<Response> {
   const { deps, origins, inflight } = mcp;
   const origin = request.headers.get("origin");
   if (origin !== null && !origins.has(origin)) return rpcError(403, -32000, "Forbidden: this Origin may not use /mcp");
-  const bearer = checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
+  const bearer = await checkBearer(deps.grants, deps.config.baseUrl, request.headers.get("authorization"));
   if (!bearer.ok) return bearer.response;
   let body: unknown;
   if (request.method === "POST") {

@@ -10,8 +10,7 @@
 // the stored id. Server and transport then hold exactly the state the original handshake gave them
 // (negotiated version, client capabilities and name); the replayed answers go nowhere.
 import { randomUUID } from "node:crypto";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import { createMcpServer, type McpServerDeps } from "./server.ts";
 import type { LiveSession } from "./sessions.ts";
 
@@ -53,9 +52,10 @@ function build(deps: McpServerDeps, hooks: LegacySessionHooks, sessionId: string
       // A rebuilt session is already in the store: only a new one is announced.
       onsessioninitialized: sessionId ? undefined : (id) => hooks.initialized(id, session),
       onsessionclosed: (id) => hooks.deleted(id),
-      // Not enableJsonResponse, though plain JSON answers are a little faster: in SDK 1.32 that mode
-      // keeps every answered request in the transport until the session ends (typescript-sdk#2559)
-      // and leaves an in-flight POST hanging if the session closes under it.
+      // Not enableJsonResponse, though plain JSON answers are a little faster: in that mode a POST
+      // whose session closes under it is never answered (close() drops its pending JSON answer;
+      // SDK 1.32 and 2.4), and in 1.32 it kept every answered request until the session ended
+      // (typescript-sdk#2559). src/mcp/body.ts sends a finished SSE answer in one write instead.
     }),
     close: () => server.close(),
   };

@@ -1,8 +1,7 @@
-// One McpServer per MCP session, with every tool in ./tools/index.ts registered on it. Each call
-// gets a ToolContext built from the Bearer token the request came with (extra.authInfo).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
+// per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
+// request came with (ctx.http.authInfo).
+import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import { smtpAccount } from "../mail/smtp.ts";
@@ -12,6 +11,7 @@ import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
 import { errorResult, toolError } from "./tools/result.ts";
+import { toolSchema } from "./tool-schema.ts";
 
 export interface McpServerDeps {
   grants: GrantStore;
@@ -36,17 +36,28 @@ export interface TokenExtra {
   tokenId: string;
 }
 
+/** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
+const REGISTRATIONS = TOOLS.map((tool) => ({
+  tool,
+  config: { ...tool.config, inputSchema: toolSchema(tool.config.inputSchema), outputSchema: toolSchema(tool.config.outputSchema) },
+}));
+
+interface CallInfo {
+  authInfo?: AuthInfo;
+  signal: AbortSignal;
+}
+
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS });
-  for (const tool of TOOLS) {
-    // The casts bridge our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
-    server.registerTool(tool.name, tool.config as never, ((args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }) =>
-      runTool(deps, tool, args, extra)) as never);
+  for (const { tool, config } of REGISTRATIONS) {
+    // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
+    server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
+      runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
   }
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }): Promise<CallToolResult> {
+async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: CallInfo): Promise<CallToolResult> {
   const auth = extra.authInfo;
   const tokenId = (auth?.extra as TokenExtra | undefined)?.tokenId;
   if (!auth || !tokenId) return toolError("This request carries no access token. Reconnect the mailbox.");
