@@ -1,19 +1,25 @@
-// /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard. One McpServer + transport
-// per session, owned by the token that opened it; sessions are rows in the store, the server objects
-// a per-process cache rebuilt from the row when missing (src/mcp/sessions.ts, legacy-session.ts).
-// Checks run in this order, each with its status:
+// /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard, in both protocol eras
+// (DESIGN §3). A 2025-era request (an initialize, or one carrying Mcp-Session-Id) is served in a
+// session: one McpServer + transport per session, owned by the token that opened it; sessions are
+// rows in the store, the server objects a per-process cache rebuilt from the row when missing
+// (src/mcp/sessions.ts, legacy-session.ts). A 2026-07-28 request (no session; `_meta` and the
+// MCP-Protocol-Version / Mcp-Method / Mcp-Name headers) is served by the SDK's per-request handler
+// (src/mcp/modern.ts). Checks run in this order, each with its status:
 //   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
 //   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (DESIGN §2)
 //   3. body over 32 MB -> 413; not JSON -> 400; a write tool called without email:write -> 403
 //      with WWW-Authenticate error="insufficient_scope" (MCP scope challenge)
-//   4. no Mcp-Session-Id: initialize opens a session; anything else -> 400
+//   4. no Mcp-Session-Id: a 2026-07-28 POST is served without a session (headers that disagree with
+//      the body or are missing: 400 -32020; an unsupported revision: 400 -32022); an initialize opens
+//      a session; GET or DELETE from a modern client -> 405; anything else -> 400
 //   5. unknown, expired or another token's session -> 404
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { isInitialize, primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
 import { InFlight } from "../mcp/inflight.ts";
 import { initRecord, newLegacySession, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "../mcp/legacy-session.ts";
+import { createModernHandler, isModernClient, isModernPost } from "../mcp/modern.ts";
 import type { McpServerDeps, TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
@@ -41,7 +47,8 @@ export function mcpRoutes(deps: AppDeps) {
     initialized: () => {}, // new sessions are recorded by openSession, which knows the token
     deleted: (id) => void deps.sessions.close(id, "deleted by client"),
   };
-  const mcp: Mcp = { deps, serverDeps, hooks, origins, inflight };
+  const modern = createModernHandler(serverDeps, deps.log);
+  const mcp: Mcp = { deps, serverDeps, hooks, origins, inflight, modern };
   const handle = ({ request }: { request: Request }) => handleMcp(mcp, request);
   return new Elysia({ name: "mcp" })
     .post("/mcp", handle, { parse: "none" })
@@ -55,6 +62,7 @@ interface Mcp {
   hooks: LegacySessionHooks;
   origins: Set<string>;
   inflight: InFlight;
+  modern: McpHttpHandler;
 }
 
 async function handleMcp(mcp: Mcp, request: Request): Promise<Response> {
@@ -78,7 +86,14 @@ async function handleMcp(mcp: Mcp, request: Request): Promise<Response> {
   const authInfo = toAuthInfo(deps, bearer.auth);
   const sessionId = request.headers.get("mcp-session-id");
   if (!sessionId) {
+    if (request.method === "POST" && (await isModernPost(request, body))) {
+      return inflight.answer(bearer.auth.record.id, body, mcp.modern.fetch(request, { authInfo, parsedBody: body }));
+    }
     if (request.method === "POST" && isInitialize(body)) return openSession(mcp, bearer.auth, request, body, authInfo);
+    if (isModernClient(request)) {
+      // MCP 2026-07-28 has no sessions: nothing to stream on GET or to end with DELETE.
+      return rpcError(405, -32000, "Method Not Allowed: this MCP revision has no sessions; send requests with POST", { allow: "POST" });
+    }
     return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
   }
   const restore = (id: string, init: string) => restoreLegacySession(mcp.serverDeps, mcp.hooks, id, init);

@@ -36,6 +36,16 @@ export interface TokenExtra {
   tokenId: string;
 }
 
+/**
+ * How long a 2026-07-28 client may reuse the tool list and the discover result (SEP-2549): they
+ * change only with the server's version and are the same for every token. 2025-era answers never
+ * carry these fields.
+ */
+const CACHE_HINTS = {
+  "tools/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
+} as const;
+
 /** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
 const REGISTRATIONS = TOOLS.map((tool) => ({
   tool,
@@ -48,7 +58,7 @@ interface CallInfo {
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>

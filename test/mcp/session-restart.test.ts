@@ -16,6 +16,7 @@ import { testConfig } from "../support/app.ts";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient } from "../support/mcp-client.ts";
+import { callOkV2, connectV2, sessionIdOf as sessionIdV2 } from "../support/mcp-client-v2.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
 
 let h: Harness;
@@ -72,6 +73,16 @@ describe("a server restart between two calls of one session", () => {
     });
     expect(raw.status).toBe(200);
     await raw.text();
+  });
+
+  test("the same with the SDK's v2 client in legacy mode", async () => {
+    const client = await connectV2(mcpUrl(), grant.token, "legacy");
+    const id = sessionIdV2(client);
+    await callOkV2(client, "list_providers");
+    await restart();
+    expect((await callOkV2(client, "list_mailboxes")).mailboxes.length).toBeGreaterThan(3);
+    expect(sessionIdV2(client)).toBe(id);
+    await client.close();
   });
 
   test("two restarts in a row, and a session opened on the second server, carry on", async () => {
