@@ -2,12 +2,13 @@
 // process itself (process.cpuUsage, scripts/bench-server.ts). Wall-clock figures on this shared
 // 2-core machine move with other people's work; CPU time spent by the server process moves much less,
 // so this is the figure to compare before and after a change (run both one right after the other).
-// The load: 100 sessions (10 tokens x 10 sessions, one IMAP connection per token), 20 callers
-// (two per token, within the per-token limit of 4 running calls), each cycling through its token's
-// sessions and a mix of the five read tools, so that HTTP, auth, session lookup, JSON-RPC and the tool
-// all count. A warm-up pass first (JIT, IMAP logins, folder selects), then the measured pass.
+// The load, per protocol era: 10 tokens (one IMAP connection each) with 10 sessions each (2025-11-25)
+// or 10 session-less clients each (2026-07-28), 20 callers (two per token, within the per-token limit
+// of 4 running calls) each cycling through its token's sessions and a mix of the five read tools, so
+// that HTTP, auth, session lookup, JSON-RPC and the tool all count. A warm-up pass first (JIT, IMAP
+// logins, folder selects), then the measured passes.
 import type { MailAccount } from "../src/mail/types.ts";
-import { openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
+import { modernCaller, openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
 
 const TOKENS = 10;
 const SESSIONS_PER_TOKEN = 10;
@@ -87,8 +88,14 @@ export async function sessionCallers(url: string, token: string): Promise<McpCal
   return callers;
 }
 
+/** 2026-07-28 era: no sessions; as many clients per token, each its own caller. */
+export async function modernCallers(url: string, token: string): Promise<McpCaller[]> {
+  return Array.from({ length: SESSIONS_PER_TOKEN }, () => modernCaller(url, token));
+}
+
 export async function cpuRows(account: MailAccount, folder: string): Promise<void> {
-  console.log(`\nserver CPU per call, mixed read load (5 read tools), ${TOKENS} tokens, ${TOKENS * SESSIONS_PER_TOKEN} sessions, ` +
-    `${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
+  console.log(`\nserver CPU per call, mixed read load (5 read tools), ${TOKENS} tokens, ${TOKENS * SESSIONS_PER_TOKEN} sessions (2025) ` +
+    `or clients (2026), ${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
   await cpuRow("2025-11-25, 100 sessions (raw client)", account, folder, sessionCallers);
+  await cpuRow("2026-07-28, no sessions (raw client)", account, folder, modernCallers);
 }

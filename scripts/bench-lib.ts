@@ -1,5 +1,6 @@
 // Measuring helpers for scripts/bench.ts: timing, percentiles, the server child process, RSS, and
-// two ways to call a tool over MCP.
+// three ways to call a tool over MCP: the official client, and raw JSON-RPC over fetch in each
+// protocol era (2025-11-25 on a session, 2026-07-28 without one).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
@@ -32,6 +33,33 @@ export function rawCaller(url: string, token: string, sessionId: string): McpCal
     },
   };
 }
+
+/**
+ * The least a 2026-07-28 client does: POST one tools/call with its `_meta` envelope and the
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, no session, parse the JSON answer.
+ */
+export function modernCaller(url: string, token: string): McpCaller {
+  let id = 2_000_000;
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN_REVISION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "0" },
+  };
+  return {
+    async call(name, args) {
+      const headers = {
+        authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN_REVISION, "mcp-method": "tools/call", "mcp-name": name,
+      };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } });
+      const res = parseAnswer(await (await fetch(url, { method: "POST", headers, body })).text());
+      if (!res.result || res.result.isError) throw new Error(`${name} failed: ${JSON.stringify(res)}`);
+      return res.result.structuredContent;
+    },
+  };
+}
+
+export const MODERN_REVISION = "2026-07-28";
 
 /** A new 2025-era session opened the way a client does (initialize, then notifications/initialized); its id. */
 export async function openRawSession(url: string, token: string): Promise<string> {
