@@ -85,23 +85,26 @@ async function handleMcp(mcp: Mcp, request: Request): Promise<Response> {
   }
   const authInfo = toAuthInfo(deps, bearer.auth);
   const sessionId = request.headers.get("mcp-session-id");
-  if (!sessionId) {
-    if (request.method === "POST" && (await isModernPost(request, body))) {
-      return inflight.answer(bearer.auth.record.id, body, mcp.modern.fetch(request, { authInfo, parsedBody: body }));
-    }
-    if (request.method === "POST" && isInitialize(body)) return openSession(mcp, bearer.auth, request, body, authInfo);
-    if (isModernClient(request)) {
-      // MCP 2026-07-28 has no sessions: nothing to stream on GET or to end with DELETE.
-      return rpcError(405, -32000, "Method Not Allowed: this MCP revision has no sessions; send requests with POST", { allow: "POST" });
-    }
-    return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
-  }
+  if (!sessionId) return withoutSession(mcp, bearer.auth, request, body, authInfo);
   const restore = (id: string, init: string) => restoreLegacySession(mcp.serverDeps, mcp.hooks, id, init);
   const session = await deps.sessions.use(sessionId, bearer.auth.record.id, restore);
   if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
   const response = session.transport.handleRequest(request, { parsedBody: body, authInfo });
   if (request.method === "GET") return primeSse(await response);
   return inflight.answer(bearer.auth.record.id, body, response.then(sendWhole));
+}
+
+/** Step 4: a 2026-07-28 request, or the initialize that opens a 2025-era session; else a refusal. */
+async function withoutSession(mcp: Mcp, auth: BearerAuth, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+  if (request.method === "POST" && (await isModernPost(request, body))) {
+    return mcp.inflight.answer(auth.record.id, body, mcp.modern.fetch(request, { authInfo, parsedBody: body }));
+  }
+  if (request.method === "POST" && isInitialize(body)) return openSession(mcp, auth, request, body, authInfo);
+  if (isModernClient(request)) {
+    // MCP 2026-07-28 has no sessions: nothing to stream on GET or to end with DELETE.
+    return rpcError(405, -32000, "Method Not Allowed: this MCP revision has no sessions; send requests with POST", { allow: "POST" });
+  }
+  return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
 }
 
 function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
