@@ -1,7 +1,12 @@
 // The server process for `bun run bench`: the real app (routes, MCP runtime, sweeper) on a free
-// port with an in-memory store, so its RSS is the server's alone. Reads MailAccounts as JSON from
-// argv[2], issues one token per account through the real store path, prints {port, tokens} as one
-// JSON line on stdout, then serves until killed.
+// port with a store file in a temp dir, opened as src/service.ts does, so its RSS and CPU are the
+// server's alone. Reads MailAccounts as JSON from argv[2], issues one token per account through the
+// real store path, prints {port, tokens} as one JSON line on stdout, then serves until killed. Each
+// line "cpu" on stdin is answered with one JSON line of process.cpuUsage() (µs of user and system
+// time so far), for the bench's CPU-per-call row.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
@@ -14,6 +19,7 @@ import { ClientStore } from "../src/store/clients.ts";
 import { openDatabase } from "../src/store/db.ts";
 import { ActivityLog } from "../src/store/activity.ts";
 import { GrantStore } from "../src/store/grants.ts";
+import { SessionRows } from "../src/store/mcp-sessions.ts";
 import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
@@ -22,14 +28,30 @@ import { issueTestToken } from "../test/support/token.ts";
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
 const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
-const db = openDatabase(":memory:");
+// A store file like the service's (src/service.ts): session rows on their own connection.
+const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-bench-"));
+process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => process.exit(0));
+const db = openDatabase(join(dir, "store.sqlite"));
 const grants = new GrantStore(db, config.secretKey, systemClock);
 const clients = new ClientRegistry(config, new ClientStore(db, systemClock, CLIENT_IDLE_MS));
 const activity = new ActivityLog(db, config.secretKey, systemClock);
-const runtime = createMcpRuntime(systemClock, silentLogger);
+const sessionDb = openDatabase(join(dir, "store.sqlite"), { synchronous: "NORMAL" });
+const runtime = createMcpRuntime(new SessionRows(sessionDb), systemClock, silentLogger);
 startMcpSweeper(runtime, silentLogger);
 const app = createApp({ config, grants, clients, activity, clock: systemClock, log: silentLogger, events: new TokenEvents(), ...runtime });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 for (const account of accounts) tokens.push(await issueTestToken({ grants }, account));
 process.stdout.write(JSON.stringify({ port, tokens }) + "\n");
+
+// The bench's CPU row asks for our own CPU time: only this process knows it (process.cpuUsage).
+let pending = "";
+process.stdin.on("data", (chunk: Buffer) => {
+  pending += chunk.toString();
+  for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+    const line = pending.slice(0, nl).trim();
+    pending = pending.slice(nl + 1);
+    if (line === "cpu") process.stdout.write(JSON.stringify(process.cpuUsage()) + "\n");
+  }
+});

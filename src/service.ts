@@ -17,6 +17,7 @@ import { openDatabase } from "./store/db.ts";
 import { ActivityLog } from "./store/activity.ts";
 import { GrantStore } from "./store/grants.ts";
 import { Revocations } from "./store/revocations.ts";
+import { SessionRows } from "./store/mcp-sessions.ts";
 
 const PURGE_EVERY_MS = 60_000;
 
@@ -33,12 +34,14 @@ export interface ServiceOptions {
 
 export function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Service {
   const db = openDatabase(join(config.dataDir, DB_FILE));
+  // MCP session rows are written on every call: their own connection, without a sync per commit.
+  const sessionDb = openDatabase(join(config.dataDir, DB_FILE), { synchronous: "NORMAL" });
   const grants = new GrantStore(db, config.secretKey, clock);
   const clients = new ClientRegistry(config, new ClientStore(db, clock, CLIENT_IDLE_MS));
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = startRevocationPoller(new Revocations(db), events, log, options.revocationPollMs);
-  const runtime = createMcpRuntime(clock, log);
+  const runtime = createMcpRuntime(new SessionRows(sessionDb), clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const activity = new ActivityLog(db, config.secretKey, clock);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
@@ -65,6 +68,7 @@ export function startService(config: Config, log: Logger, clock: Clock = systemC
       poller.stop();
       await stopMcp();
       await server.stop(true);
+      sessionDb.close();
       db.close();
     },
   };

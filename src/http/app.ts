@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import type { SessionStore } from "../mcp/sessions.ts";
+import type { LegacySession } from "../mcp/legacy-session.ts";
 import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
@@ -37,8 +38,8 @@ export interface AppDeps {
   verifyLogin?: VerifyLogin;
   /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
   imap: ImapPool;
-  /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
-  sessions: SessionStore;
+  /** 2025-era MCP sessions (rows in the store, live objects cached); swept by startMcpSweeper (src/mcp/runtime.ts). */
+  sessions: SessionStore<LegacySession>;
   /** Per-token concurrent tool calls (src/mcp/call-limit.ts). */
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */

@@ -1,8 +1,7 @@
-// One McpServer per MCP session, with every tool in ./tools/index.ts registered on it. Each call
-// gets a ToolContext built from the Bearer token the request came with (extra.authInfo).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
+// per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
+// request came with (ctx.http.authInfo).
+import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import { smtpAccount } from "../mail/smtp.ts";
@@ -14,6 +13,7 @@ import type { SendBudget } from "./send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
 import { errorResult, toolError } from "./tools/result.ts";
+import { toolSchema } from "./tool-schema.ts";
 
 export interface McpServerDeps {
   grants: GrantStore;
@@ -41,18 +41,39 @@ export interface TokenExtra {
   grantId: string;
 }
 
+/**
+ * How long a 2026-07-28 client may reuse the tool list and the discover result (SEP-2549): they
+ * change only with the server's version and are the same for every token. 2025-era answers never
+ * carry these fields.
+ */
+const CACHE_HINTS = {
+  "tools/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
+} as const;
+
+/** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
+const REGISTRATIONS = TOOLS.map((tool) => ({
+  tool,
+  config: { ...tool.config, inputSchema: toolSchema(tool.config.inputSchema), outputSchema: toolSchema(tool.config.outputSchema) },
+}));
+
+interface CallInfo {
+  authInfo?: AuthInfo;
+  signal: AbortSignal;
+}
+
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS });
-  for (const tool of TOOLS) {
-    // The casts bridge our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
-    server.registerTool(tool.name, tool.config as never, ((args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }) =>
-      runTool(deps, tool, args, extra)) as never);
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  for (const { tool, config } of REGISTRATIONS) {
+    // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
+    server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
+      runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
   }
   plainToolErrors(server);
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }): Promise<CallToolResult> {
+async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: CallInfo): Promise<CallToolResult> {
   const auth = extra.authInfo;
   const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
   if (!auth || !tokenId || !grantId) return toolError("This request carries no access token. Reconnect the mailbox.");

@@ -1,5 +1,8 @@
 // Discovery documents: RFC 8414 server metadata with the spec's exact values, and RFC 9728
-// protected resource metadata so MCP clients find the authorization server from a 401.
+// protected resource metadata so MCP clients find the authorization server from a 401 (built by
+// the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields DESIGN §2 adds).
+import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
+
 export const SCOPE = "email:read email:write";
 export const SCOPES = ["email:read", "email:write"];
 
@@ -30,17 +33,21 @@ export function resourceUrl(baseUrl: string): string {
 }
 
 export function protectedResourceMetadata(baseUrl: string) {
-  return {
-    resource: resourceUrl(baseUrl),
-    authorization_servers: [baseUrl],
-    scopes_supported: SCOPES,
-    bearer_methods_supported: ["header"],
-    resource_name: "mailbox-mcp",
-  };
+  const document = buildOAuthProtectedResourceMetadata({
+    oauthMetadata: serverMetadata(baseUrl),
+    resourceServerUrl: new URL(resourceUrl(baseUrl)),
+    scopesSupported: SCOPES,
+    resourceName: "mailbox-mcp",
+    // The SDK refuses an http issuer other than localhost; {base_url} is the operator's to choose
+    // (config.ts checks it is an origin), e.g. a homelab host on plain HTTP inside the LAN.
+    dangerouslyAllowInsecureIssuerUrl: baseUrl.startsWith("http:"),
+  });
+  return { ...document, bearer_methods_supported: ["header"] };
 }
 
+/** `{base_url}/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1, path-aware). */
 export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  return getOAuthProtectedResourceMetadataUrl(new URL(resourceUrl(baseUrl)));
 }
 
 /** RFC 8707 `resource` values this server accepts: its MCP endpoint or its origin, trailing slash tolerated. */

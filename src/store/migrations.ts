@@ -111,4 +111,19 @@ export const migrations: string[] = [
   CREATE INDEX activity_time ON activity(at);
   CREATE INDEX activity_grant ON activity(grant_id, at);
   `,
+  // 7: 2025-era MCP sessions (src/store/mcp-sessions.ts): a row per Mcp-Session-Id, so a restart or
+  // another instance on the same store serves it. The id is kept only as a SHA-256 hash; `init` is
+  // the client's initialize params (version, capabilities, name), replayed to rebuild the session.
+  // A session dies with its token (revocation deletes the grant, which deletes the token).
+  `
+  CREATE TABLE mcp_sessions (
+    id_hash    TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL REFERENCES tokens(token_hash) ON DELETE CASCADE,
+    init       TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_seen  INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX mcp_sessions_token ON mcp_sessions(token_hash, last_seen);
+  CREATE INDEX mcp_sessions_seen ON mcp_sessions(last_seen);
+  `,
 ];

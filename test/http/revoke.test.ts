@@ -26,7 +26,7 @@ describe("POST /oauth/revoke", () => {
     expect(await grants.openCredentials(token)).not.toBeNull();
     await expectRevoked(await revokeJson(app, { token }));
     expect(grants.findToken(token)).toBeNull();
-    expect(checkBearer(grants, "http://localhost", `Bearer ${token}`).ok).toBe(false);
+    expect((await checkBearer(grants, "http://localhost", `Bearer ${token}`)).ok).toBe(false);
     expect(seen).toEqual([hashSecret(token)]);
     expect(db.query("SELECT count(*) AS n FROM grants").get()).toEqual({ n: 0 });
     expect(db.query("SELECT count(*) AS n FROM tokens").get()).toEqual({ n: 0 });

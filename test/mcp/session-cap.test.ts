@@ -62,6 +62,8 @@ describe("server-wide session cap", () => {
     expect(stream.status).toBe(200);
     const ended = stream.text();
     // Every other session is used after b1's stream opened: b1 is now the least recently used.
+    // (Last activity is kept to the second in the store: src/mcp/sessions.ts.)
+    srv.deps.clock.advance(1000);
     for (const [token, id] of [[a.token, a1], [a.token, a2], [b.token, b2]] as const) expect(await status(token, id)).toBe(200);
 
     const c = await issueTestGrant(srv.deps, testAccount(USERS.alice, nowhere));

@@ -121,7 +121,7 @@ describe("official SDK client OAuth flow", () => {
     expect(tokens.expires_in).toBe(2592000);
     expect(tokens.scope).toBe("email:read email:write");
 
-    const guard = checkBearer(server.grants, base, `Bearer ${tokens.access_token}`);
+    const guard = await checkBearer(server.grants, base, `Bearer ${tokens.access_token}`);
     expect(guard.ok).toBe(true);
     if (guard.ok) expect(guard.auth.record.resource).toBe(`${base}/mcp`);
   });

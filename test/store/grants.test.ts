@@ -37,8 +37,9 @@ describe("GrantStore", () => {
     const { db } = setup();
     expect(db.query<{ user_version: number }, []>("PRAGMA user_version").get()!.user_version).toBe(migrations.length);
     // sqlite_sequence (SQLite's own AUTOINCREMENT bookkeeping) is not ours to declare.
-    const sql = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
-    expect(sql.length).toBe(7);
+    const sql = db.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+    expect(sql.map((t) => t.name)).toEqual(expect.arrayContaining(["pending_requests", "grants", "codes", "tokens", "clients", "revocations", "activity", "mcp_sessions"]));
+    expect(sql.length).toBe(8);
     for (const { sql: s } of sql) expect(s).toContain("STRICT");
   });
 

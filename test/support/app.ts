@@ -12,6 +12,8 @@ import { CLIENT_IDLE_MS } from "../../src/oauth/registration.ts";
 import { ClientStore } from "../../src/store/clients.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
+import type { LegacySession } from "../../src/mcp/legacy-session.ts";
+import { SessionRows } from "../../src/store/mcp-sessions.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
 import { SendBudget } from "../../src/mcp/send-budget.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
@@ -50,7 +52,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const activity = new ActivityLog(db, config.secretKey, clock);
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
-  const sessions = new SessionStore(clock, log, limits.sessions);
+  const sessions = new SessionStore<LegacySession>(new SessionRows(db), clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
   return { config, clock, log, db, grants, clients, activity, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;

@@ -11,7 +11,9 @@ export async function issueTestToken(deps: { grants: GrantStore }, account: Mail
   return (await issueTestGrant(deps, account)).token;
 }
 
-export async function issueTestGrant(deps: { grants: GrantStore }, account: MailAccount): Promise<{ token: string; tokenId: string }> {
+export async function issueTestGrant(
+  deps: { grants: GrantStore }, account: MailAccount, scope = "email:read email:write",
+): Promise<{ token: string; tokenId: string }> {
   const { grants } = deps;
   const { requestId } = grants.createPending(
     { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
@@ -21,7 +23,7 @@ export async function issueTestGrant(deps: { grants: GrantStore }, account: Mail
   const code = hex(24); // 48 characters, as the spec's codes
   await grants.issueCode(code, pending, encodeAccount(account), 300_000);
   const token = hex(32);
-  const record = await grants.redeemCode(code, grants.findCode(code)!, token, "email:read email:write", 30 * 86_400_000);
+  const record = await grants.redeemCode(code, grants.findCode(code)!, token, scope, 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");
   return { token, tokenId: record.id };
 }

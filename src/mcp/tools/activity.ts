@@ -1,6 +1,6 @@
 // What the owner's activity log keeps of a write call (docs/owner.md §4): the folders, uids,
 // recipients and Message-ID it touched and how it ended. Never a subject, a body or an attachment.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { InputError } from "../../mail/addresses.ts";
 import { MailError } from "../../mail/types.ts";
 import type { ActivityDetails, ActivityEntry } from "../../store/activity.ts";

@@ -1,5 +1,5 @@
 // Types and helpers of the tool contract; documented at the top of ./index.ts.
-import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/server";
 import type { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { Logger } from "../../log.ts";

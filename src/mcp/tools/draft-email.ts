@@ -1,7 +1,7 @@
 // draft_email: compose a message and save it to the \Drafts folder without sending it.
 // Also home of what the four write tools share: the email:write scope check, the mapping of
 // mail-layer argument errors, and the message fields send_email reuses.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { InputError } from "../../mail/addresses.ts";
 import { saveDraft, type OutgoingDeps } from "../../mail/drafts.ts";

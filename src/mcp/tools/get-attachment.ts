@@ -1,6 +1,6 @@
 // get_attachment: one part of a message (an attachment as get_email lists it) as text, PDF text or
 // an image, or described with the reason its content is not returned. Never marks the message read.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { getAttachment as readAttachment, type AttachmentContent } from "../../mail/attachment/read.ts";
 import { LIMITS } from "../../mail/attachment/limits.ts";
