@@ -10,8 +10,10 @@ import { deleteGrant } from "./revocations.ts";
 export interface GrantSummary {
   /** The grant id (32 hex characters); the CLI shows its first 8. */
   id: string;
-  /** Null for grants made before migration 3. */
+  /** Null for grants made before migration 5. */
   clientId: string | null;
+  /** A registered client's self-declared name (RFC 7591 client_name), else null. */
+  clientName: string | null;
   redirectUri: string | null;
   scope: string;
   createdAt: number;
@@ -25,6 +27,7 @@ export interface GrantSummary {
 interface Row {
   id: string;
   clientId: string | null;
+  clientName: string | null;
   redirectUri: string | null;
   scope: string;
   createdAt: number;
@@ -44,9 +47,9 @@ export class GrantAdmin {
   async list(): Promise<GrantSummary[]> {
     const rows = this.db
       .query<Row, [number]>(
-        `SELECT g.id, g.client_id AS clientId, g.redirect_uri AS redirectUri, g.scope, g.created_at AS createdAt,
-                g.last_used_at AS lastUsedAt, MAX(t.expires_at) AS expiresAt, g.sealed_label AS sealed
-           FROM grants g JOIN tokens t ON t.grant_id = g.id
+        `SELECT g.id, g.client_id AS clientId, c.client_name AS clientName, g.redirect_uri AS redirectUri, g.scope,
+                g.created_at AS createdAt, g.last_used_at AS lastUsedAt, MAX(t.expires_at) AS expiresAt, g.sealed_label AS sealed
+           FROM grants g JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
           WHERE t.expires_at > ?
           GROUP BY g.id ORDER BY g.created_at DESC, g.rowid DESC`,
       )

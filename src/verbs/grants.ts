@@ -10,7 +10,10 @@ export const SHORT_ID = 8;
 const MIN_PREFIX = 4;
 
 function clientLine(g: GrantSummary, config: Config): string {
-  const client = g.clientId === null ? "(unknown client)" : g.clientId === config.clientId ? `${g.clientId} (this server's OAuth client)` : g.clientId;
+  const id = g.clientId;
+  const client = id === null ? "(unknown client)"
+    : id === config.clientId ? `${id} (this server's OAuth client)`
+    : g.clientName ? `"${g.clientName}" (self-declared name), ${id}` : id;
   const host = g.redirectUri && URL.canParse(g.redirectUri) ? new URL(g.redirectUri).host : null;
   return host ? `${client}, signed in through ${host}` : client;
 }
@@ -59,7 +62,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 function grantJson(g: GrantSummary) {
   return {
-    id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId,
+    id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId, client_name: g.clientName,
     redirect_uri: g.redirectUri, scope: g.scope, created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
   };
 }

@@ -5,7 +5,7 @@ import { formatGrants, pickGrants } from "../../src/verbs/grants.ts";
 import { VerbError } from "../../src/verbs/verb-args.ts";
 
 const g = (id: string, email: string | null): GrantSummary => ({
-  id: id.padEnd(32, "0"), clientId: "c", redirectUri: null, scope: "email:read", createdAt: 0, lastUsedAt: null, expiresAt: 1,
+  id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", createdAt: 0, lastUsedAt: null, expiresAt: 1,
   label: email ? { email, host: "imap.example.test" } : null,
 });
 const grants = [g("3f9a1c2e", "Alice@Example.test"), g("3f9a1d00", "bob@example.test"), g("77aa", null)];
@@ -41,5 +41,10 @@ describe("formatGrants", () => {
     expect(text).toContain("3f9a1c2e  alice@example.test on imap.example.test\n  client     c (this server's OAuth client)\n  scope      email:read (read only)");
     expect(text).toContain("scope      email:read email:write (read and write)");
     expect(text).toContain("77aa0000  (mailbox not recorded: connected before this version)");
+  });
+
+  test("a registered client by its self-declared name and id", () => {
+    const reg = { ...g("5e5e", "carol@example.test"), clientId: "dyn-abc", clientName: "Claude Code", redirectUri: "http://localhost:33418/callback" };
+    expect(formatGrants([reg], { clientId: "c" } as never)).toContain('client     "Claude Code" (self-declared name), dyn-abc, signed in through localhost:33418');
   });
 });
