@@ -1,7 +1,7 @@
 // Worker threads that run untrusted-input work (PDF text extraction) with a wall-clock budget per
 // job: a job that overruns is abandoned and its worker terminated, so a hostile document costs at
-// most the budget and one thread, never the server's event loop. The same shape as the HTML
-// converter (./html-text/converter.ts), for any worker that answers {id, value} to {id, input}.
+// most the budget and one thread, never the server's event loop. Used by the HTML converter
+// (./html-text/converter.ts) and the PDF reader: any worker that answers {id, value} to {id, input}.
 // Workers are reused while busy and stopped after idleMs without work.
 
 export type PoolOutcome<T> = { ok: true; value: T } | { ok: false; reason: "timeout" | "error" };
