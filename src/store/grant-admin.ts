@@ -20,21 +20,12 @@ export interface GrantSummary {
   lastUsedAt: number | null;
   /** When its access token expires. */
   expiresAt: number;
-  /** Null for grants made before migration 3, or when this master key cannot open it. */
+  /** Null for grants made before migration 5, or when this master key cannot open it. */
   label: GrantLabel | null;
 }
 
-interface Row {
-  id: string;
-  clientId: string | null;
-  clientName: string | null;
-  redirectUri: string | null;
-  scope: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  expiresAt: number;
-  sealed: Uint8Array | null;
-}
+/** A row as selected: the label still sealed. */
+type Row = Omit<GrantSummary, "label"> & { sealed: Uint8Array | null };
 
 export class GrantAdmin {
   constructor(
