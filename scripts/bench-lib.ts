@@ -1,5 +1,6 @@
 // Measuring helpers for scripts/bench.ts: timing, percentiles, the server child process, RSS, and
-// two ways to call a tool over MCP.
+// three ways to call a tool over MCP: the official client, and raw JSON-RPC over fetch in each
+// protocol era (2025-11-25 on a session, 2026-07-28 without one).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
@@ -33,6 +34,51 @@ export function rawCaller(url: string, token: string, sessionId: string): McpCal
   };
 }
 
+/**
+ * The least a 2026-07-28 client does: POST one tools/call with its `_meta` envelope and the
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, no session, parse the JSON answer.
+ */
+export function modernCaller(url: string, token: string): McpCaller {
+  let id = 2_000_000;
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN_REVISION,
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "0" },
+  };
+  return {
+    async call(name, args) {
+      const headers = {
+        authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN_REVISION, "mcp-method": "tools/call", "mcp-name": name,
+      };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name, arguments: args, _meta: meta } });
+      const res = parseAnswer(await (await fetch(url, { method: "POST", headers, body })).text());
+      if (!res.result || res.result.isError) throw new Error(`${name} failed: ${JSON.stringify(res)}`);
+      return res.result.structuredContent;
+    },
+  };
+}
+
+export const MODERN_REVISION = "2026-07-28";
+
+/** A new 2025-era session opened the way a client does (initialize, then notifications/initialized); its id. */
+export async function openRawSession(url: string, token: string): Promise<string> {
+  const headers = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const init = await fetch(url, {
+    method: "POST", headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "bench", version: "0" } } }),
+  });
+  await init.text();
+  const sessionId = init.headers.get("mcp-session-id");
+  if (!sessionId) throw new Error(`initialize failed: ${init.status}`);
+  const note = await fetch(url, {
+    method: "POST", headers: { ...headers, "mcp-session-id": sessionId, "mcp-protocol-version": LATEST_PROTOCOL_VERSION },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
+  await note.text();
+  return sessionId;
+}
+
 /** A JSON-RPC answer sent as plain JSON or as one SSE `data:` event. */
 function parseAnswer(text: string): { result?: { isError?: boolean; structuredContent?: unknown } } {
   const data = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))?.slice(6) ?? "{}";
@@ -53,27 +99,57 @@ export async function time(fn: () => Promise<unknown>, n = ITERATIONS): Promise<
   return { p50: pct(samples, 0.5), p95: pct(samples, 0.95) };
 }
 
-export interface ServerProc { port: number; tokens: string[]; pid: number; kill(): void }
-
-/** Spawns a bench child process and returns it with the JSON line it prints once ready. */
-async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess; ready: T }> {
-  const proc = Bun.spawn(["bun", ...args], { stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${args[0]} exited before it was ready`);
-    text += new TextDecoder().decode(value);
-  }
-  return { proc, ready: JSON.parse(text.split("\n")[0]!) as T };
+export interface ServerProc {
+  port: number;
+  tokens: string[];
+  pid: number;
+  kill(): void;
+  /** The server's own process.cpuUsage(), user + system, in µs. */
+  cpuMicros(): Promise<number>;
 }
 
-/** `store`: a postgres:// URL for the store (default in-memory SQLite), and tokens to reuse instead of issuing. */
+/** Lines of a child's stdout, one at a time. */
+function lineReader(stream: ReadableStream<Uint8Array>): () => Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  return async () => {
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("bench child exited");
+      text += decoder.decode(value, { stream: true });
+    }
+    const nl = text.indexOf("\n");
+    const line = text.slice(0, nl);
+    text = text.slice(nl + 1);
+    return line;
+  };
+}
+
+/** Spawns a bench child process and returns it with the JSON line it prints once ready. */
+async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess<"pipe", "pipe", "inherit">; ready: T; nextLine: () => Promise<string> }> {
+  const proc = Bun.spawn(["bun", ...args], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const nextLine = lineReader(proc.stdout);
+  const first = await nextLine().catch(() => { throw new Error(`${args[0]} exited before it was ready`); });
+  return { proc, ready: JSON.parse(first) as T, nextLine };
+}
+
+/** `store`: a postgres:// URL for the store (default a SQLite file), and tokens to reuse instead of issuing. */
 export async function startServer(accounts: MailAccount[], store: { databaseUrl?: string; tokens?: string[] } = {}): Promise<ServerProc> {
   const args = ["scripts/bench-server.ts", JSON.stringify(accounts), store.databaseUrl ?? ""];
   if (store.tokens) args.push("reuse", JSON.stringify(store.tokens));
-  const { proc, ready } = await spawnReady<{ port: number; tokens: string[] }>(args);
-  return { ...ready, pid: proc.pid, kill: () => proc.kill() };
+  const { proc, ready, nextLine } = await spawnReady<{ port: number; tokens: string[] }>(args);
+  return {
+    ...ready,
+    pid: proc.pid,
+    kill: () => proc.kill(),
+    async cpuMicros() {
+      proc.stdin.write("cpu\n");
+      proc.stdin.flush();
+      const { user, system } = JSON.parse(await nextLine()) as { user: number; system: number };
+      return user + system;
+    },
+  };
 }
 
 /** scripts/bench-smtp.ts: an SMTP server for the harness users, in a process of its own. */

@@ -1,13 +1,16 @@
 // `bun run bench`: seeds a private Dovecot (the test harness), runs the server in a child process
 // (scripts/bench-server.ts) and prints, from one run:
 //   - p50/p95 of each tool row through MCP vs the same IMAP work done directly on one warm imapflow
-//     connection, and the MCP/direct ratio (target <= 1.3 at p50). MCP is measured twice: with a
-//     minimal JSON-RPC-over-fetch client (the server's own cost) and with the official SDK client
-//     (adds the client's work, e.g. validating structuredContent against outputSchema);
+//     connection, and the MCP/direct ratio (target <= 1.3 at p50). MCP is measured three times: with a
+//     minimal JSON-RPC-over-fetch client in each protocol era (2025-11-25 on a session, 2026-07-28
+//     without one: the server's own cost) and with the official SDK client on a session (adds the
+//     client's work, e.g. validating structuredContent against outputSchema);
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
 //   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB);
 //   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
+//   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -23,10 +26,14 @@ import * as fx from "../test/support/mail-fixtures.ts";
 import { callOk, connectClient } from "../test/support/mcp-client.ts";
 import { testAccount } from "../test/support/token.ts";
 import {
-  ITERATIONS, WARMUP, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
+  ITERATIONS, WARMUP, modernCaller, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows } from "./bench-latency.ts";
+import { cpuRows } from "./bench-cpu.ts";
 import { storeRows } from "./bench-store.ts";
+
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const runs = (part: string) => !ONLY || ONLY.has(part);
 
 const MIX = "BenchMix"; // 1,000 varied messages: the folder the tool rows work on
 const SMALL = "Bench100";
@@ -66,19 +73,31 @@ function mixMessage(i: number): string {
 async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   const t = performance.now();
   await h.dovecot.seedBulk("alice", MIX, 1000, mixMessage);
+  if (!runs("size")) return void console.log(`seeded 1,000 messages in ${Math.round(performance.now() - t)} ms`);
   await h.dovecot.seedBulk("alice", SMALL, 100, (i) => fx.plainText({ subject: `Small ${i}` }));
   await h.dovecot.seedBulk("alice", LARGE, 20_000, (i) => fx.plainText({ subject: `Large ${i}` }));
   console.log(`seeded 21,100 messages in ${Math.round(performance.now() - t)} ms`);
 }
 
-async function toolRows(callers: { raw: McpCaller; sdk: McpCaller }, imap: ImapFlow): Promise<void> {
-  console.log(`\n${"row".padEnd(22)} ${"direct p50/p95".padStart(13)} ${"MCP raw p50/p95".padStart(15)} ratio ${"MCP SDK p50/p95".padStart(15)} ratio`);
+type Callers = { raw: McpCaller; modern: McpCaller; sdk: McpCaller };
+
+const header = (label: string) => `${label.padEnd(22)} ${"direct p50/p95".padStart(13)} ${"2025 raw p50/p95".padStart(16)} ratio ` +
+  `${"2026 raw p50/p95".padStart(16)} ratio ${"2025 SDK p50/p95".padStart(16)} ratio`;
+
+/** One printed row: direct, then the three MCP callers with their ratios to direct; the verdict is on both raw eras. */
+async function printRow(name: string, fns: Array<() => Promise<unknown>>): Promise<void> {
+  const [direct, raw, modern, sdk] = await timeTogether(fns);
+  const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(16);
+  const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
+  const ok = raw!.p50 / direct!.p50 <= 1.3 && modern!.p50 / direct!.p50 <= 1.3;
+  console.log(`${name.padEnd(22)} ${`${ms(direct!.p50)}/${ms(direct!.p95)}`.padStart(13)} ${cell(raw!)} ${ratio(raw!)} ` +
+    `${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(ok)}`);
+}
+
+async function toolRows(callers: Callers, imap: ImapFlow): Promise<void> {
+  console.log(`\n${header("row")}`);
   for (const row of ROWS) {
-    const [direct, raw, sdk] = await timeTogether([() => row.direct(imap), () => row.mcp(callers.raw), () => row.mcp(callers.sdk)]);
-    const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`;
-    const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
-    console.log(`${row.name.padEnd(22)} ${cell(direct!)} ${cell(raw!)} ${ratio(raw!)} ${cell(sdk!)} ${ratio(sdk!)}` +
-      `  ${verdict(raw!.p50 / direct!.p50 <= 1.3)}`);
+    await printRow(row.name, [() => row.direct(imap), () => row.mcp(callers.raw), () => row.mcp(callers.modern), () => row.mcp(callers.sdk)]);
   }
 }
 
@@ -132,13 +151,14 @@ async function main(): Promise<void> {
     await imap.connect();
     console.log(`${ITERATIONS} iterations per figure after ${WARMUP} warm-up calls; times in ms`);
     const sessionId = (client.transport as { sessionId?: string }).sessionId!;
-    const callers = { raw: rawCaller(url, server.tokens[0]!, sessionId), sdk: sdkCaller(client) };
-    await toolRows(callers, imap);
-    await sizeRatio(callers.sdk, imap);
-    await memory(server, url, idle);
-    await writeRows(h); // issue 5: send_email, move_email
-    await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
-    await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
+    const callers = { raw: rawCaller(url, server.tokens[0]!, sessionId), modern: modernCaller(url, server.tokens[0]!), sdk: sdkCaller(client) };
+    if (runs("tools")) await toolRows(callers, imap);
+    if (runs("size")) await sizeRatio(callers.sdk, imap);
+    if (runs("memory")) await memory(server, url, idle);
+    if (runs("write")) await writeRows(h); // issue 5: send_email, move_email
+    if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
+    if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
+    if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
     await client.close();
     await imap.logout();
   } finally {
@@ -164,7 +184,9 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
   const server = await startServer([account]);
   const url = `http://localhost:${server.port}/mcp`;
   const client = await connectClient(url, server.tokens[0]!);
-  const callers = { raw: rawCaller(url, server.tokens[0]!, (client.transport as { sessionId?: string }).sessionId!), sdk: sdkCaller(client) };
+  const callers = {
+    raw: rawCaller(url, server.tokens[0]!, (client.transport as { sessionId?: string }).sessionId!), modern: modernCaller(url, server.tokens[0]!), sdk: sdkCaller(client),
+  };
   const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
   await imap.connect();
   const smtp = nodemailer.createTransport({ pool: true, host: account.smtp.host, port: account.smtp.port, secure: false, ignoreTLS: true, auth: { user: account.username, pass: account.password } });
@@ -173,8 +195,8 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
   const folders = [`BenchMoveA-${Date.now()}`, `BenchMoveB-${Date.now()}`] as const;
   try {
     for (const f of folders) await imap.mailboxCreate(f);
-    for (let i = 1; i <= 3; i++) await h.dovecot.deliver("alice", fx.plainText({ subject: `move me ${i}` }), folders[0]);
-    // One message per caller (uids 1-3), moved back and forth; next() follows it to its new uid.
+    for (let i = 1; i <= 4; i++) await h.dovecot.deliver("alice", fx.plainText({ subject: `move me ${i}` }), folders[0]);
+    // One message per caller (uids 1-4), moved back and forth; next() follows it to its new uid.
     const pingPong = (uid: number) => ({
       uid, from: folders[0] as string, to: folders[1] as string,
       next(newUid: number) { this.uid = newUid; [this.from, this.to] = [this.to, this.from]; },
@@ -189,7 +211,7 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
         const { message } = await build.sendMail({ from: account.email, to, subject: "bench", text: "Hello from the bench." });
         await smtp.sendMail({ raw: message as Buffer, envelope: { from: account.email, to: [to] } });
         await imap.append("Sent", message as Buffer, ["\\Seen"]);
-      }, ...[callers.raw, callers.sdk].map((m) => () => m.call("send_email", { to, subject: "bench", text: "Hello from the bench." }))]],
+      }, ...[callers.raw, callers.modern, callers.sdk].map((m) => () => m.call("send_email", { to, subject: "bench", text: "Hello from the bench." }))]],
       ["move_email", [async () => {
         const lock = await imap.getMailboxLock(d.from);
         try {
@@ -198,15 +220,10 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
         } finally {
           lock.release();
         }
-      }, moveVia(callers.raw, pingPong(2)), moveVia(callers.sdk, pingPong(3))]],
+      }, moveVia(callers.raw, pingPong(2)), moveVia(callers.modern, pingPong(3)), moveVia(callers.sdk, pingPong(4))]],
     ];
-    console.log(`\n${"write row".padEnd(22)} ${"direct p50/p95".padStart(13)} ${"MCP raw p50/p95".padStart(15)} ratio ${"MCP SDK p50/p95".padStart(15)} ratio`);
-    for (const [name, fns] of rows) {
-      const [direct, raw, sdk] = await timeTogether(fns);
-      const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`;
-      const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
-      console.log(`${name.padEnd(22)} ${cell(direct!)} ${cell(raw!)} ${ratio(raw!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(raw!.p50 / direct!.p50 <= 1.3)}`);
-    }
+    console.log(`\n${header("write row")}`);
+    for (const [name, fns] of rows) await printRow(name, fns);
   } finally {
     sink.kill();
     smtp.close();

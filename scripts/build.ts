@@ -2,10 +2,15 @@
 // bun run build:all   → also linux-arm64 and darwin-arm64 (Bun fetches those runtimes from npm)
 // --bytecode speeds start-up; the compiled binary must not read .env or bunfig.toml from
 // whatever directory it is started in, so autoload is off.
+// Worker threads are separate entry points: Bun bundles each into the executable's embedded file
+// system under the entry points' common root (src/), where src/mail/html-text/converter.ts and
+// src/mail/worker-pool.ts look.
 import { $ } from "bun";
 
 const outIndex = process.argv.indexOf("--outdir");
 const outdir = outIndex > 0 ? process.argv[outIndex + 1]! : "dist";
+
+const WORKERS = ["src/mail/html-text/worker.ts", "src/mail/pdf-text/worker.ts"];
 
 const targets: Array<[string, string]> = [["bun-linux-x64", "mailbox-mcp"]];
 if (process.argv.includes("--all")) {
@@ -14,7 +19,7 @@ if (process.argv.includes("--all")) {
 
 for (const [target, name] of targets) {
   const started = performance.now();
-  await $`bun build src/main.ts --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${outdir}/${name}`.quiet();
+  await $`bun build src/main.ts ${WORKERS} --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${outdir}/${name}`.quiet();
   const size = Bun.file(`${outdir}/${name}`).size;
   console.log(`${outdir}/${name}  ${(size / 1e6).toFixed(1)} MB  (${target}, ${Math.round(performance.now() - started)} ms)`);
 }

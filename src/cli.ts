@@ -1,20 +1,34 @@
 // Command-line verbs: serve (default), client, healthcheck, --help, --version.
+import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
+import { connectGuide, guideText } from "./views/connect-guide.ts";
+import { activityVerb } from "./verbs/activity.ts";
+import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
+import { openStore, splitArgs, VerbError } from "./verbs/verb-args.ts";
 
 type Env = Record<string, string | undefined>;
 type Out = (text: string) => void;
+
+const HEALTH_TIMEOUT_MS = 3000;
 
 export const HELP = `mailbox-mcp ${pkg.version} — an MCP server for your own mailbox (IMAP + SMTP, OAuth 2.0 + PKCE)
 
 Usage:
   mailbox-mcp [serve] [options]   start the server (the default)
-  mailbox-mcp client [options]    print what to paste into Claude.ai, Claude Code or MCP Inspector
+  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, MCP Inspector, ChatGPT, VS Code
   mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
+  mailbox-mcp grants [--json]     list the live grants: which app has access to which mailbox
+  mailbox-mcp revoke ID|EMAIL     revoke a grant (or every grant of an address); a running server
+                                  on the same data dir ends its sessions within 2 seconds
+  mailbox-mcp activity [--grant ID] [--since YYYY-MM-DD] [--json]
+                                  what the apps did: every draft, send, mark and move (90 days)
   mailbox-mcp --help | --version
+
+The owner's verbs (grants, revoke, activity) take the server's options and work on its store.
 
 Options (each also an environment variable; flags win):
   --base-url URL    MAILBOX_MCP_BASE_URL    public origin clients use (default http://localhost:PORT)
@@ -23,6 +37,9 @@ Options (each also an environment variable; flags win):
   --data-dir DIR    MAILBOX_MCP_DATA_DIR    store and keys (default ~/.local/share/mailbox-mcp)
   --database-url URL  MAILBOX_MCP_DATABASE_URL  postgres://… shared by several instances (default:
                     the SQLite file in the data dir); then the three keys below must be set
+  --open-registration  MAILBOX_MCP_OPEN_REGISTRATION=true
+                    let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
+                    MCP Inspector then need only the URL (default off: one configured client)
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;
@@ -42,49 +59,59 @@ function loadConfig(args: string[], env: Env, log: Logger): Config {
 }
 
 export function clientInstructions(config: Config): string {
-  const mcp = `${config.baseUrl}/mcp`;
-  return `mailbox-mcp client settings
-
-  MCP server URL : ${mcp}
-  Client ID      : ${config.clientId}
-  Client secret  : ${config.clientSecret}
-
-The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${config.baseUrl}):
-clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).
-
-Claude.ai (Settings → Connectors → Add custom connector):
-  URL: ${mcp}
-  Advanced settings → OAuth Client ID: ${config.clientId}
-                      OAuth Client Secret: ${config.clientSecret}
-  Claude.ai reaches your server from the internet: put it behind HTTPS (see README).
-
-Claude Code:
-  Start the server with MAILBOX_MCP_EXTRA_REDIRECT_URIS=http://localhost:8080/callback, then run
-  MCP_CLIENT_SECRET='${config.clientSecret}' claude mcp add --transport http \\
-    --client-id ${config.clientId} --client-secret --callback-port 8080 mailbox ${mcp}
-  and run /mcp in Claude Code to sign in.
-
-MCP Inspector (npx @modelcontextprotocol/inspector):
-  Open http://localhost:6274 (not the 127.0.0.1 address its banner prints: only the localhost
-  callback is allowed). Transport: Streamable HTTP, URL ${mcp}; under Authentication set
-  Client ID ${config.clientId} and Client Secret ${config.clientSecret}.
-  In direct (browser) mode also start the server with MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274.
-`;
+  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret }));
 }
 
-async function healthcheck(config: Settings): Promise<number> {
+/** Exit 0 when a server answers GET /health with status "ok"; otherwise 1 and one line on stderr saying why. */
+async function healthcheck(config: Settings, err: Out): Promise<number> {
   const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${config.port}/health`;
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
-    const body = (await res.json()) as { status?: string };
-    return res.ok && body.status === "ok" ? 0 : 1;
-  } catch {
-    return 1;
-  }
+  const problem = await healthProblem(url);
+  if (problem === null) return 0;
+  err(`mailbox-mcp healthcheck: ${url}: ${problem}\n`);
+  return 1;
 }
 
-async function serveForever(config: Config, log: Logger): Promise<boolean> {
+async function healthProblem(url: string): Promise<string | null> {
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+  } catch (e) {
+    const { name, code } = e as { name?: string; code?: string };
+    if (name === "TimeoutError") return `no answer within ${HEALTH_TIMEOUT_MS / 1000} s`;
+    if (code === "ConnectionRefused" || code === "ECONNREFUSED") return "connection refused: no server is listening there (check --host/--port)";
+    return `request failed (${code ?? name ?? "unknown error"})`;
+  }
+  const body = (await res.json().catch(() => null)) as { status?: unknown } | null;
+  if (!res.ok) return `answered HTTP ${res.status}`;
+  if (body?.status !== "ok") return `answered, but not with {"status": "ok"}: is this a mailbox-mcp server?`;
+  return null;
+}
+
+/**
+ * How the person started us, so the hints we print can be pasted back as they are: the executable
+ * (by name when it is on PATH), `bun run start` from a checkout, or `bun <file>`.
+ */
+export function invocation(env: Env, main = Bun.main, execPath = process.execPath, cwd = process.cwd()): string {
+  const compiled = main.startsWith("/$bunfs/") || /^[A-Za-z]:[\\/]~BUN[\\/]/.test(main);
+  if (compiled) {
+    const name = basename(execPath);
+    if (Bun.which(name) === execPath) return name;
+    const rel = relative(cwd, execPath);
+    return rel.startsWith("..") ? execPath : `./${rel}`;
+  }
+  if (env.npm_lifecycle_event === "start") return "bun run start";
+  const rel = relative(cwd, main);
+  return `bun ${rel.startsWith("..") ? main : rel}`;
+}
+
+/** A word quoted for a POSIX shell when it needs it. */
+const shellWord = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
+
+/** The configuration flags a verb was given, to repeat in a hint for another verb (none is secret). */
+const flagsOf = (args: string[]): string => args.map((a) => ` ${shellWord(a)}`).join("");
+
+async function serveForever(config: Config, log: Logger, clientCommand: string): Promise<boolean> {
   let service;
   try {
     service = await startService(config, log);
@@ -101,7 +128,7 @@ async function serveForever(config: Config, log: Logger): Promise<boolean> {
       "clients on other machines will be sent to localhost. Set MAILBOX_MCP_BASE_URL to the URL they use.");
   }
   log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId, store: storeLabel(config) });
-  if (!config.databaseUrl) log.info(`client secret: run "mailbox-mcp client" or read ${config.dataDir}/client.json`);
+  if (!config.databaseUrl) log.info(`client secret: run "${clientCommand}" or read ${config.dataDir}/client.json`);
   const shutdown = (signal: string) => {
     log.info("shutting down", { signal });
     service.stop().finally(() => process.exit(0));
@@ -111,17 +138,44 @@ async function serveForever(config: Config, log: Logger): Promise<boolean> {
   return true;
 }
 
+const OWNER_VERBS = new Set(["grants", "revoke", "activity"]);
+
+/** grants, revoke, activity: on the server's store; errors are one line and an exit code (1, or 2 for usage). */
+async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: Out, log: Logger): Promise<number> {
+  const command = invocation(env);
+  try {
+    const a = splitArgs(args, verb === "activity" ? ["--grant", "--since"] : [], ["--json"]);
+    if (verb === "revoke" && a.positional.length !== 1) throw new VerbError(`usage: ${command} revoke <grant-id | email address>`, 2);
+    if (verb !== "revoke" && a.positional.length) throw new VerbError(`${verb} takes no argument "${a.positional[0]}"`, 2);
+    const { config, store } = await openStore(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
+    try {
+      const json = a.flags.has("--json");
+      if (verb === "grants") await grantsVerb(store, config, json, out);
+      else if (verb === "activity") await activityVerb(store, config, { grant: a.options["--grant"], since: a.options["--since"], json }, out);
+      else await revokeVerb(store, config, a.positional[0]!, command, out);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof VerbError)) throw e;
+    err(`mailbox-mcp ${verb}: ${e.message}\n`);
+    return e.exitCode;
+  }
+}
+
 /** Runs a verb; returns an exit code, or null when the server keeps running. */
-export async function run(argv: string[], env: Env, out: Out = (t) => process.stdout.write(t)): Promise<number | null> {
+export async function run(argv: string[], env: Env, out: Out = (t) => process.stdout.write(t), err: Out = (t) => process.stderr.write(t)): Promise<number | null> {
   const log = createLogger();
   if (argv.includes("--help") || argv.includes("-h")) return out(HELP), 0;
   if (argv.includes("--version") || argv.includes("-v")) return out(`${pkg.version}\n`), 0;
   const [verb, ...rest] = argv[0] && !argv[0].startsWith("-") ? [argv[0], ...argv.slice(1)] : ["serve", ...argv];
   try {
+    if (OWNER_VERBS.has(verb)) return await ownerVerb(verb, rest, env, out, err, log);
     if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
-    if (verb === "healthcheck") return healthcheck(parseSettings(rest, env));
+    if (verb === "healthcheck") return healthcheck(parseSettings(rest, env), err);
     if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;
-    return (await serveForever(loadConfig(rest, env, log), log)) ? null : 1;
+    return (await serveForever(loadConfig(rest, env, log), log, `${invocation(env)} client${flagsOf(rest)}`)) ? null : 1;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`mailbox-mcp: configuration error: ${err.message}\n`);

@@ -27,6 +27,8 @@ export interface Settings {
   trustProxy: boolean;
   /** postgres://… shared by several instances (docs/deploy.md), or null: the SQLite file in the data dir. */
   databaseUrl: string | null;
+  /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the spec's one client. */
+  openRegistration: boolean;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -49,12 +51,22 @@ const FLAGS: Record<string, string> = {
   "--database-url": "MAILBOX_MCP_DATABASE_URL",
 };
 
+/** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
+const SWITCHES: Record<string, string> = {
+  "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
+};
+
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
 export function flagsToEnv(args: string[]): Env {
   const out: Env = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const switchKey = SWITCHES[name];
+    if (switchKey) {
+      out[switchKey] = inline ?? "true";
+      continue;
+    }
     const key = FLAGS[name];
     if (!key) throw new ConfigError(arg, "unknown option (see --help)");
     const value = inline ?? args[++i];
@@ -159,5 +171,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
+    openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
   };
 }

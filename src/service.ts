@@ -7,6 +7,9 @@ import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { ClientRegistry } from "./oauth/clients.ts";
+import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
+import { startRevocationPoller } from "./oauth/revocation-poller.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
@@ -20,26 +23,35 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  /** How often the store's revocation signal is polled (src/oauth/revocation-poller.ts); tests shorten it. */
+  revocationPollMs?: number;
+}
+
 /** Where the store is, for the start-up log: never the URL's user or password. */
 export function storeLabel(config: Config): string {
   if (!config.databaseUrl) return `sqlite ${join(config.dataDir, DB_FILE)}`;
   return `postgres ${databaseLabel(config.databaseUrl)}`;
 }
 
-export async function startService(config: Config, log: Logger, clock: Clock = systemClock): Promise<Service> {
+export async function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Promise<Service> {
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
-    warn: (m) => log.warn(m),
+    clientIdleMs: CLIENT_IDLE_MS, warn: (m) => log.warn(m),
   });
+  const clients = new ClientRegistry(config, store.clients);
   const events = new TokenEvents();
-  const runtime = createMcpRuntime(clock, log);
+  // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
+  const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
+  const runtime = createMcpRuntime(store.sessions, clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clock, log, events, ...runtime, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, ...runtime, timeouts });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
   } catch (err) {
+    poller.stop();
     await stopMcp();
     await store.close();
     throw err;
@@ -61,6 +73,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     port: server.port ?? config.port,
     async stop() {
       clearInterval(timer);
+      poller.stop();
       await stopMcp();
       await server.stop(true);
       await store.close();

@@ -4,6 +4,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
+import { invocation } from "../src/cli.ts";
 
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const dataDir = join(mkdtempSync(join(tmpdir(), "cli-")), "data");
@@ -23,6 +24,20 @@ function freePort(): number {
   return port;
 }
 
+describe("invocation: the command a printed hint should name", () => {
+  const exe = "/opt/mm/mailbox-mcp";
+  test("the executable: its name when on PATH, else its path", () => {
+    expect(invocation({}, "/$bunfs/root/mailbox-mcp", exe, "/opt/mm")).toBe("./mailbox-mcp");
+    expect(invocation({}, "/$bunfs/root/mailbox-mcp", exe, "/home/me")).toBe(exe);
+    const onPath = Bun.which("bun")!;
+    expect(invocation({}, "/$bunfs/root/bun", onPath, "/")).toBe("bun");
+  });
+  test("from source: bun run start, or bun and the file", () => {
+    expect(invocation({ npm_lifecycle_event: "start" }, "/src/mm/src/main.ts", "/usr/bin/bun", "/src/mm")).toBe("bun run start");
+    expect(invocation({}, "/src/mm/src/main.ts", "/usr/bin/bun", "/src/mm")).toBe("bun src/main.ts");
+  });
+});
+
 describe("mailbox-mcp CLI", () => {
   test("--help and --version", async () => {
     const help = await cli(["--help"]);
@@ -39,11 +54,33 @@ describe("mailbox-mcp CLI", () => {
     expect(r.stderr).toContain("MAILBOX_MCP_PORT");
   });
 
+  test("healthcheck says why it fails: an error status, or something that is not mailbox-mcp", async () => {
+    const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 503 }) });
+    try {
+      const r = await cli(["healthcheck", "--port", String(other.port)]);
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(`mailbox-mcp healthcheck: http://127.0.0.1:${other.port}/health: answered HTTP 503`);
+    } finally {
+      other.stop(true);
+    }
+    const html = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<html>", { headers: { "content-type": "text/html" } }) });
+    try {
+      expect((await cli(["healthcheck", "--port", String(html.port)])).stderr).toContain("is this a mailbox-mcp server?");
+    } finally {
+      html.stop(true);
+    }
+  });
+
   test("serve, healthcheck, and a restart that keeps the client id", async () => {
     const port = String(freePort());
     const env = { MAILBOX_MCP_DATA_DIR: dataDir, MAILBOX_MCP_PORT: port };
-    expect((await cli(["healthcheck"], env)).code).toBe(1);
-    const server = Bun.spawn(["bun", MAIN], { env: { PATH: process.env.PATH!, ...env }, stdout: "ignore", stderr: "pipe" });
+    const down = await cli(["healthcheck"], env);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`http://127.0.0.1:${port}/health: connection refused`);
+    // As README's quick start runs it: `bun run start` in the checkout, here with flags.
+    const server = Bun.spawn(["bun", "run", "start", "--data-dir", dataDir], {
+      cwd: join(import.meta.dir, ".."), env: { PATH: process.env.PATH!, MAILBOX_MCP_PORT: port }, stdout: "ignore", stderr: "pipe",
+    });
     children.push(server);
     let ok = false;
     for (let i = 0; i < 100 && !ok; i++) {
@@ -57,6 +94,8 @@ describe("mailbox-mcp CLI", () => {
     const first = await cli(["client"], env);
     server.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+    // The start log names the command that prints the secret as this person can run it.
+    expect(await new Response(server.stderr).text()).toContain(`client secret: run "bun run start client --data-dir ${dataDir}"`);
     const second = await cli(["client"], env);
     const id = (s: string) => /Client ID\s+: (\S+)/.exec(s)?.[1];
     expect(id(first.stdout)).toMatch(/^mailbox-mcp-[0-9a-f]{16}$/);

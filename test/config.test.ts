@@ -16,6 +16,15 @@ describe("parseSettings", () => {
     expect(s.dataDir).toBe("/home/u/.local/share/mailbox-mcp");
     expect(s.clientHosts).toEqual(["claude.ai", "claude.com"]);
     expect(s.allowPrivateHosts).toBe(false);
+    expect(s.openRegistration).toBe(false);
+  });
+
+  test("open registration: the environment, the bare flag, and --open-registration=false over the environment", () => {
+    expect(parseSettings([], { MAILBOX_MCP_OPEN_REGISTRATION: "true" }).openRegistration).toBe(true);
+    const flagged = parseSettings(["--open-registration", "--port", "9001"], {});
+    expect(flagged.openRegistration).toBe(true);
+    expect(flagged.port).toBe(9001); // the switch takes no value: the next flag is read as usual
+    expect(parseSettings(["--open-registration=false"], { MAILBOX_MCP_OPEN_REGISTRATION: "true" }).openRegistration).toBe(false);
   });
 
   test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
@@ -34,6 +43,7 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_BASE_URL", { MAILBOX_MCP_BASE_URL: "https://x.example/sub" }, []],
     ["MAILBOX_MCP_SECRET_KEY", { MAILBOX_MCP_SECRET_KEY: Buffer.alloc(16).toString("base64") }, []],
     ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
+    ["MAILBOX_MCP_OPEN_REGISTRATION", {}, ["--open-registration=sometimes"]],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],

@@ -12,12 +12,16 @@ import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./support/app.ts";
 import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
 import { rawRequest } from "./support/raw-http.ts";
+import { htmlOnly } from "./support/mail-fixtures.ts";
+import { attached, withPart } from "./support/attachment-mail.ts";
+import { tinyPdf } from "./support/pdf.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "exe-"));
 const dataDir = join(work, "data");
 let exe: ReturnType<typeof Bun.spawn>;
+let env: Record<string, string>;
 let base: string;
 let h: Harness;
 const secrets: string[] = [];
@@ -41,15 +45,12 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   // A .env in the working directory must be ignored by the compiled binary.
   writeFileSync(join(work, ".env"), "MAILBOX_MCP_PORT=1\nMAILBOX_MCP_CLIENT_ID=from-dotenv\n");
-  exe = Bun.spawn([join(work, "mailbox-mcp")], {
-    cwd: work,
-    env: {
-      MAILBOX_MCP_PORT: String(port), MAILBOX_MCP_BASE_URL: base, MAILBOX_MCP_DATA_DIR: dataDir,
-      MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
-      MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
-    },
-    stdout: "pipe", stderr: "pipe",
-  });
+  env = {
+    MAILBOX_MCP_PORT: String(port), MAILBOX_MCP_BASE_URL: base, MAILBOX_MCP_DATA_DIR: dataDir,
+    MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
+    MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
+  };
+  exe = Bun.spawn([join(work, "mailbox-mcp")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
   for (let i = 0; i < 200; i++) {
     if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
     await Bun.sleep(25);
@@ -101,7 +102,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
+    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
       "mark_as_read", "move_email", "search_emails", "send_email"]);
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
@@ -111,7 +112,29 @@ describe("the single executable", () => {
     const msg = (sentFolder.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!;
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
+
+    // HTML is converted in a worker thread, which must be inside the executable: body_note null
+    // means the worker converted it (a missing worker would fall back to stripping, with a note).
+    const htmlSubject = `exe html ${Date.now()}`;
+    await h.dovecot.deliver("alice", htmlOnly({ subject: htmlSubject }, "<h1>Welcome Home</h1><table><tr><td>a</td><td>b</td></tr></table>"));
+    const found = await client.callTool({ name: "search_emails", arguments: { subject: htmlSubject } });
+    const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
+    const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+
+    // PDF.js runs in the PDF worker thread, which must be inside the executable too, with the
+    // unpdf bundle it imports: the text comes back only if both were built in.
+    const pdfSubject = `exe pdf ${Date.now()}`;
+    await h.dovecot.deliver("alice", withPart({ subject: pdfSubject }, attached("application/pdf", "exe.pdf", tinyPdf([["Read inside the executable"]]))));
+    const pdfUid = ((await client.callTool({ name: "search_emails", arguments: { subject: pdfSubject } })).structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
+    const pdf = (await client.callTool({ name: "get_attachment", arguments: { uid: pdfUid, part: "2" } })).structuredContent;
+    expect(pdf).toMatchObject({ kind: "pdf", content: "text", text: "Read inside the executable", pages: 1 });
     await client.close();
+
+    // The owner's verbs, run as a second process of the same executable on the same data dir.
+    const verb = (args: string[]) => Bun.spawnSync([join(work, "mailbox-mcp"), ...args], { cwd: work, env }).stdout.toString();
+    expect(verb(["grants"])).toContain(`${h.dovecot.users.alice.email} on ${h.dovecot.host}`);
+    expect(verb(["activity"])).toMatch(/send_email +ok +to bob@example\.test/);
 
     const files = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString("latin1")).join("\n");
     for (const secret of [h.dovecot.users.alice.pass, token, code]) expect(files.includes(secret)).toBe(false);
@@ -142,5 +165,6 @@ describe("the single executable", () => {
     expect(secrets).toHaveLength(3);
     for (const secret of secrets) expect(log.includes(secret)).toBe(false);
     expect(log).not.toContain("code=");
+    expect(log).toContain('client secret: run "./mailbox-mcp client"'); // as it was started, from its directory
   });
 });

@@ -5,24 +5,30 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import type { SessionStore } from "../mcp/sessions.ts";
+import type { LegacySession } from "../mcp/legacy-session.ts";
 import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { VerifyLogin } from "../mail/verify.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./discovery.ts";
+import { frontDoorRoutes } from "./front-door.ts";
 import { mapError } from "./errors.ts";
 import { healthRoutes } from "./health.ts";
 import { mcpRoutes } from "./mcp-route.ts";
 import { oauthRoutes } from "./oauth-routes.ts";
+import { registerRoutes } from "./register-route.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
 import type { HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
-  /** Grants, pending authorizations, rate-limit events: shared by every instance on the same store. */
+  /** Grants, pending authorizations, registrations, activity, rate-limit events: shared by every instance on the same store. */
   store: Store;
+  /** The configured client and, with open registration, the registered ones (src/oauth/clients.ts). */
+  clients: ClientRegistry;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -30,8 +36,8 @@ export interface AppDeps {
   verifyLogin?: VerifyLogin;
   /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
   imap: ImapPool;
-  /** Live MCP sessions; swept by startMcpSweeper (src/mcp/runtime.ts). */
-  sessions: SessionStore;
+  /** 2025-era MCP sessions (rows in the store, live objects cached); swept by startMcpSweeper (src/mcp/runtime.ts). */
+  sessions: SessionStore<LegacySession>;
   /** Per-token concurrent tool calls (src/mcp/call-limit.ts). */
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
@@ -47,9 +53,11 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(discoveryRoutes(config.baseUrl))
+    .use(frontDoorRoutes(config))
+    .use(discoveryRoutes(config.baseUrl, config.openRegistration))
     .use(setupRoutes(deps))
     .use(oauthRoutes(deps))
+    .use(registerRoutes(deps))
     .use(mcpRoutes(deps));
 }
 

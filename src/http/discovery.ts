@@ -2,8 +2,8 @@ import { Elysia } from "elysia";
 import { protectedResourceMetadata, serverMetadata } from "../oauth/metadata.ts";
 
 /** /oauth/meta and the well-known documents MCP clients discover (DESIGN §2). */
-export function discoveryRoutes(baseUrl: string) {
-  const meta = serverMetadata(baseUrl);
+export function discoveryRoutes(baseUrl: string, openRegistration: boolean) {
+  const meta = serverMetadata(baseUrl, openRegistration);
   const prm = protectedResourceMetadata(baseUrl);
   return new Elysia({ name: "discovery" })
     .get("/oauth/meta", () => meta)

@@ -30,7 +30,8 @@ export function corsPolicy(config: Config) {
   return cors({
     origin: (request: Request) => allowed.has(request.headers.get("origin") ?? ""),
     methods: ["GET", "POST", "DELETE", "OPTIONS"],
-    allowedHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-ID"],
+    // Mcp-Method and Mcp-Name: the request headers of MCP 2026-07-28 (the server checks them against the body).
+    allowedHeaders: ["Authorization", "Content-Type", "Accept", "Mcp-Session-Id", "Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID"],
     exposeHeaders: ["Mcp-Session-Id", "WWW-Authenticate", "Mcp-Protocol-Version"],
     credentials: false, // bearer tokens, never cookies
     maxAge: 600,

@@ -8,14 +8,16 @@ import { verifyLogin } from "../mail/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
 import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
+import { widestAccess } from "../oauth/access.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
 import { allowedRedirectUris, redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
-import { SetupForm } from "../views/setup-form.tsx";
+import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
 import type { AppDeps } from "./app.ts";
 
 const PENDING_TTL_MS = 10 * 60_000; // DESIGN §3
@@ -25,7 +27,7 @@ const optional = t.Optional(t.String());
 const ConnectBody = t.Object({
   request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
-  smtp_host: optional, smtp_port: optional, smtp_security: optional,
+  smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
 
 /** DESIGN §3: JSON when Accept names application/json before text/html. */
@@ -56,11 +58,17 @@ function tooManyAuthorizes(request: Request, retryAfter: number): Response {
   return authorizeError(request, err, { "retry-after": String(retryAfter) });
 }
 
-function setupPage(req: Pick<AuthorizeRequest, "redirectUri">, ids: { requestId: string; csrfToken: string },
+/** Who is asking, for the form (a client deleted since authorize is named like the configured one: by host). */
+async function asking(clients: ClientRegistry, clientId: string | null): Promise<AskingClient> {
+  const client = clientId ? await clients.find(clientId) : null;
+  return client?.registered ? { registered: true, name: client.name } : { registered: false };
+}
+
+function setupPage(req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: AskingClient, ids: { requestId: string; csrfToken: string },
   values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
   const nonce = newNonce();
   const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
-  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), values: kept, error });
+  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
   return htmlResponse(html, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
 }
 
@@ -69,7 +77,7 @@ function errorPage(status: number, title: string, message: string): Response {
   return htmlResponse(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
 }
 
-function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Response {
+async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, clients: ClientRegistry): Promise<Response> {
   switch (outcome.kind) {
     case "redirect": // 303, never 307: the browser must not re-send the password (RFC 9110 §15.4.4)
       return new Response(null, { status: 303, headers: { location: outcome.location, "cache-control": "no-store" } });
@@ -80,13 +88,13 @@ function connectResponse(outcome: ConnectOutcome, fields: ConnectFields): Respon
     case "form": {
       const ids = { requestId: fields.request_id!, csrfToken: fields.csrf_token! };
       const extra: Record<string, string> = outcome.retryAfter ? { "retry-after": String(outcome.retryAfter) } : {};
-      return setupPage(outcome.pending, ids, fields, outcome.status, outcome.message, extra);
+      return setupPage(outcome.pending, await asking(clients, outcome.pending.clientId), ids, fields, outcome.status, outcome.message, extra);
     }
   }
 }
 
 export function setupRoutes(deps: AppDeps) {
-  const { config, store, clock, log } = deps;
+  const { config, store, clients, clock, log } = deps;
   const { grants, pending, limits } = store;
   const allowed = allowedRedirectUris(config);
   // Bucket names key the events in the store: every instance on one store counts in the same ones.
@@ -110,7 +118,7 @@ export function setupRoutes(deps: AppDeps) {
       await purge();
       let req: AuthorizeRequest;
       try {
-        req = validateAuthorize(new URL(request.url).searchParams, config, allowed);
+        req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
       } catch (err) {
         if (err instanceof OAuthError) return authorizeError(request, err);
         throw err;
@@ -120,11 +128,11 @@ export function setupRoutes(deps: AppDeps) {
       const refused = await admitAuthorize(authorizeLimits, key);
       if (refused) return tooManyAuthorizes(request, refused.retryAfter);
       const ids = await pending.create(req, PENDING_TTL_MS, key);
-      return setupPage(req, ids, {});
+      return setupPage(req, await asking(clients, req.clientId), ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
       await purge();
       const ip = clientAddress(request, server, config.trustProxy);
-      return connectResponse(await connectMailbox(connectDeps, body, ip), body);
+      return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
     }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
 }

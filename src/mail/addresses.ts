@@ -24,10 +24,12 @@ const MAX_UID = 4_294_967_295; // RFC 3501 §2.3.1.1: a UID is a 32-bit unsigned
 // rare that accepting them costs more in injection surface than it gains, and a UTF-8 local part
 // needs SMTPUTF8 (RFC 6531) on every hop, which most submission servers lack.
 const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-// Host names of two or more labels; Unicode letters allowed so IDN addresses (EAI) pass.
+// Host name labels; Unicode letters allowed so IDN addresses (EAI) pass. One label is enough:
+// RFC 5322 §3.4.1 domain = dot-atom, so `bob@localhost` or `me@homelab` is an address (homelab and
+// intranet mail servers deliver to such names, and the setup form accepts such a login).
 const LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 
-/** True for a bare `local@domain.tld` address a mail server will accept in RCPT TO. */
+/** True for a bare `local@domain` address a mail server will accept in RCPT TO. */
 export function isValidAddress(address: string): boolean {
   if (address.length > 254) return false;
   const at = address.lastIndexOf("@");
@@ -35,8 +37,8 @@ export function isValidAddress(address: string): boolean {
   const local = address.slice(0, at);
   const labels = address.slice(at + 1).split(".");
   if (local.length > 64 || !LOCAL.test(local)) return false;
-  if (labels.length < 2 || labels.some((l) => !LABEL.test(l))) return false;
-  return !/^\d+$/.test(labels.at(-1)!); // a numeric "TLD" is a mistyped IP, not a host name
+  if (labels.some((l) => !LABEL.test(l))) return false;
+  return !/^\d+$/.test(labels.at(-1)!); // a numeric last label is a mistyped IP, not a host name
 }
 
 /**

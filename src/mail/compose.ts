@@ -2,6 +2,7 @@
 // reply threading and attachment decoding that feed it.
 import { randomBytes } from "node:crypto";
 import { envelopeRecipients, InputError, type Mailbox, type Recipients } from "./addresses.ts";
+import { replyReferences } from "./message-ids.ts";
 
 /** Outgoing attachments, all together, decoded bytes (DESIGN §7). */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
@@ -100,8 +101,9 @@ const RE_PREFIX = /^\s*re\s*(\[\d+\])?\s*:/i;
 
 /**
  * RFC 5322 §3.6.4: In-Reply-To is the parent's Message-ID; References is the parent's References
- * (or, lacking those, its single In-Reply-To) followed by the parent's Message-ID. A given subject
- * is used as is; otherwise "Re: " is added unless the parent's subject already starts with it.
+ * (or, lacking those, its single In-Reply-To) followed by the parent's Message-ID, trimmed to the
+ * root and the newest ids (message-ids.ts). The ids must already be parsed (fetchReplySource).
+ * A given subject is used as is; otherwise "Re: " is added unless the parent's subject already starts with it.
  */
 export function replyThreading(parent: ReplySource, subject?: string): ReplyThreading {
   const base = parent.subject.trim();
@@ -109,13 +111,8 @@ export function replyThreading(parent: ReplySource, subject?: string): ReplyThre
   if (!parent.messageId) return out;
   const ancestors = parent.references.length ? parent.references : parent.inReplyTo ? [parent.inReplyTo] : [];
   out.inReplyTo = parent.messageId;
-  out.references = [...ancestors.filter((id) => id !== parent.messageId), parent.messageId];
+  out.references = replyReferences(ancestors, parent.messageId);
   return out;
-}
-
-/** Message-IDs (`<...>`) in a header value such as References, in order. */
-export function parseMessageIds(value: string | undefined | null): string[] {
-  return value?.match(/<[^<>\s]+>/g) ?? [];
 }
 
 export interface AttachmentArg {

@@ -99,8 +99,21 @@ function isTls(e: ImapErrorLike): boolean {
   return /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/.test(e.code ?? "") || /certificate|tls|ssl/i.test(e.message ?? "");
 }
 
+/**
+ * DNS gave no address for a mail host. A custom host is the person's to fix (`customAdvice`); a
+ * preset's host is built in, so the likely cause is this server's DNS or network, and saying
+ * "check the host name" would send the person after something they cannot change.
+ */
+export function hostNotFound(host: string, provider: string | undefined, customAdvice: string): MailError {
+  if (provider === undefined || provider === "custom") return new MailError("unreachable", `The mail server host ${host} could not be found. ${customAdvice}`);
+  return new MailError("unreachable",
+    `The mail server host ${host} could not be found from this server. The name is built in for this provider, so this ` +
+    "server's DNS or network connection is the likely cause: try again in a few minutes; if it persists, whoever runs " +
+    "this service should check its DNS resolver and internet access.");
+}
+
 /** Maps an imapflow/socket error to a MailError; errors that are not the mail server's pass through. */
-export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, timeoutMs: number): unknown {
+export function toMailError(err: unknown, account: Pick<MailAccount, "imap"> & Partial<Pick<MailAccount, "provider">>, timeoutMs: number): unknown {
   if (err instanceof MailError || typeof err !== "object" || err === null) return err;
   const e = err as ImapErrorLike;
   const where = `${account.imap.host}:${account.imap.port}`;
@@ -116,7 +129,7 @@ export function toMailError(err: unknown, account: Pick<MailAccount, "imap">, ti
     return new MailError("timeout", `The mail server ${where} did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a moment; if it keeps happening the server may be down.`);
   }
   if (e.code && NOT_FOUND.has(e.code)) {
-    return new MailError("unreachable", `The mail server host ${account.imap.host} could not be found. Check the server name by reconnecting the mailbox.`);
+    return hostNotFound(account.imap.host, account.provider, "Check the server name by reconnecting the mailbox.");
   }
   if (isTls(e)) {
     return new MailError("tls", `A secure (TLS) connection to ${where} failed: ${e.message ?? e.code}. Check the server's security setting by reconnecting the mailbox.`);

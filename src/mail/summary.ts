@@ -1,12 +1,10 @@
 // A message summary from IMAP metadata only (ENVELOPE, FLAGS, RFC822.SIZE, BODYSTRUCTURE): never
 // the body, so listing 100 messages costs a few kilobytes whatever their size (DESIGN §7).
-import type { FetchMessageObject, FetchQueryObject, MessageAddressObject, MessageStructureObject } from "imapflow";
+import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } from "imapflow";
+import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "./sanitize.ts";
 
-export interface Address {
-  name: string | null;
-  address: string;
-}
+export type { Address };
 
 export interface Summary {
   uid: number;
@@ -28,15 +26,6 @@ export const SUMMARY_QUERY: FetchQueryObject = {
   uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true,
 };
 
-export function toAddress(a: MessageAddressObject): Address {
-  const name = a.name ? cleanLine(a.name) : "";
-  return { name: name || null, address: cleanLine(a.address ?? "") };
-}
-
-function toAddresses(list: MessageAddressObject[] | undefined): Address[] {
-  return (list ?? []).filter((a) => a.address || a.name).map(toAddress);
-}
-
 function isoDate(...candidates: Array<Date | string | undefined>): string | null {
   for (const c of candidates) {
     if (c === undefined) continue;
@@ -49,15 +38,15 @@ function isoDate(...candidates: Array<Date | string | undefined>): string | null
 export function toSummary(msg: FetchMessageObject, folder: string): Summary {
   const env = msg.envelope ?? {};
   const flags = msg.flags ?? new Set<string>();
-  const from = toAddresses(env.from)[0] ?? null;
+  const from = displayAddresses(env.from)[0] ?? null;
   return {
     uid: msg.uid,
     folder,
     message_id: env.messageId ? cleanLine(env.messageId) : null,
     subject: cleanLine(env.subject ?? ""),
     from,
-    to: toAddresses(env.to),
-    cc: toAddresses(env.cc),
+    to: displayAddresses(env.to),
+    cc: displayAddresses(env.cc),
     date: isoDate(env.date, msg.internalDate),
     seen: flags.has("\\Seen"),
     flagged: flags.has("\\Flagged"),
@@ -74,15 +63,23 @@ export function partFilename(node: MessageStructureObject): string | null {
 // An attachment: declared as one, or a named non-text leaf, or an attached message. Inline text
 // parts are the body, not attachments.
 function isAttachment(node: MessageStructureObject): boolean {
-  if (node.childNodes?.length && node.type !== "message/rfc822") return false;
+  const message = node.type === "message/rfc822" || node.type === "message/global";
+  if (node.childNodes?.length && !message) return false;
   if (node.disposition?.toLowerCase() === "attachment") return true;
-  if (node.type === "message/rfc822") return true;
+  if (message) return true;
   return !node.type.startsWith("text/") && partFilename(node) !== null;
 }
 
 /** Attachment parts in MIME order; attached messages count once (their insides are not walked). */
 export function attachmentNodes(root: MessageStructureObject | undefined): MessageStructureObject[] {
   if (!root) return [];
-  if (isAttachment(root) && root.part) return [root];
-  return (root.childNodes ?? []).flatMap(attachmentNodes);
+  // A message whose whole body is one part (a forward sent as message/rfc822 at the top): imapflow
+  // gives the root no number, but it is part 1 (RFC 9051 §6.4.5), and it is an attachment.
+  if (!root.part && !root.type.startsWith("multipart/") && isAttachment(root)) return [{ ...root, part: "1" }];
+  return walk(root);
+}
+
+function walk(node: MessageStructureObject): MessageStructureObject[] {
+  if (isAttachment(node) && node.part) return [node];
+  return (node.childNodes ?? []).flatMap(walk);
 }

@@ -5,7 +5,7 @@
 // a refused port, a silent one and an open port that is not IMAP all get one message, and for
 // hosts checked public that answer also waits for the end of the budget, so its timing does not
 // tell them apart either. TLS errors stay distinct: the person must learn to change the setting.
-import { connectImap } from "./imap-connect.ts";
+import { connectImap, hostNotFound } from "./imap-connect.ts";
 import { MailError, type MailAccount, type MailErrorKind, type ServerEndpoint } from "./types.ts";
 
 export interface VerifyOptions {
@@ -31,7 +31,7 @@ export const verifyLogin: VerifyLogin = async (account, opts = {}) => {
   try {
     client = await connectImap(account, { connectTimeoutMs: timeoutMs, socketTimeoutMs: timeoutMs });
   } catch (err) {
-    const failure = toMailError(err, account.imap, timeoutMs);
+    const failure = toMailError(err, account.imap, timeoutMs, account.provider);
     if ((opts.uniformTiming ?? account.requirePublicHosts ?? false) && NO_ANSWER.has(failure.kind)) {
       await Bun.sleep(Math.max(0, deadline - performance.now()));
     }
@@ -78,8 +78,11 @@ function tlsError(e: ConnectErrorLike, where: string): MailError | null {
   return null;
 }
 
-/** Classify an imapflow / socket error (imapflow errors.d.ts: authenticationFailed, tlsFailed, code). */
-export function toMailError(err: unknown, ep: ServerEndpoint, timeoutMs = DEFAULT_TIMEOUT_MS): MailError {
+/**
+ * Classify an imapflow / socket error (imapflow errors.d.ts: authenticationFailed, tlsFailed, code).
+ * `provider` tells a host the person typed ("custom", the default) from a preset's built-in one.
+ */
+export function toMailError(err: unknown, ep: ServerEndpoint, timeoutMs = DEFAULT_TIMEOUT_MS, provider = "custom"): MailError {
   if (err instanceof MailError) return err;
   const e = (err ?? {}) as ConnectErrorLike;
   if (e.authenticationFailed) {
@@ -91,7 +94,7 @@ export function toMailError(err: unknown, ep: ServerEndpoint, timeoutMs = DEFAUL
   const tls = tlsError(e, `${ep.host}:${ep.port}`);
   if (tls) return tls;
   if (e.code === "ENOTFOUND" || e.code === "EAI_AGAIN") {
-    return new MailError("unreachable", `The mail server host ${ep.host} could not be found. Check the host name.`);
+    return hostNotFound(ep.host, provider, "Check the host name.");
   }
   return new MailError("unreachable", noAnswerMessage(ep, timeoutMs));
 }

@@ -3,7 +3,8 @@
 // (shared with the read tools; it releases the lock in finally).
 import { cleanLine } from "./sanitize.ts";
 import type { ImapFlow, ListResponse } from "imapflow";
-import { parseMessageIds, type ReplySource } from "./compose.ts";
+import type { ReplySource } from "./compose.ts";
+import { firstMessageId, parseMessageIds } from "./message-ids.ts";
 import { fetchByUid, withMailbox } from "./imap.ts";
 import { MailError } from "./types.ts";
 
@@ -75,8 +76,9 @@ export async function fetchReplySource(client: ImapFlow, folder: string, uid: nu
       if (!msg) throw new MailError("not_found", `reply_to_uid: no message with UID ${uid} in ${JSON.stringify(folder)}. Use get_recent_emails or search_emails to find its UID.`);
       const env = msg.envelope ?? {};
       return {
-        messageId: env.messageId?.trim() || null,
-        inReplyTo: parseMessageIds(env.inReplyTo)[0] ?? null,
+        // Parsed, never copied raw: a sender's `<id> Bcc: victim@x` must not reach our headers.
+        messageId: firstMessageId(env.messageId),
+        inReplyTo: firstMessageId(env.inReplyTo),
         references: parseMessageIds(msg.headers?.toString("utf8").replace(/\r?\n[ \t]+/g, " ")),
         subject: cleanLine(env.subject ?? ""), // echoed into the new subject and the tool's text
       };

@@ -1,6 +1,6 @@
 // Reading a /mcp POST body ourselves, so the 32 MB limit (DESIGN §7) holds even for chunked
 // uploads, and answering errors in the JSON-RPC shape MCP clients expect.
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
 
 export const MCP_BODY_LIMIT = 32 * 1024 * 1024;
 

@@ -3,8 +3,7 @@
 // >0 at uid", "MCP error -32602: Input validation error: …"), a JSON dump of zod issues as an
 // "internal error" (-32603) when a request's params have the wrong shape, imapflow's codes
 // ("(InvalidStringValue)") when a folder name carries a line break.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type JSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
 import { MailError } from "../mail/types.ts";
 
 /** The fields of a zod (v4) issue this file reads. */
@@ -81,13 +80,14 @@ function asIssues(value: unknown): Issue[] | null {
 }
 
 interface SchemaLike {
-  safeParseAsync?: (v: unknown) => Promise<{ success: boolean; error?: { issues?: unknown } }>;
+  /** Standard Schema (SDK v2's tool schemas, src/mcp/tool-schema.ts): zod passes its own issues through. */
+  "~standard"?: { validate: (v: unknown) => { issues?: unknown } | Promise<{ issues?: unknown }> };
 }
 type Validate = (tool: { inputSchema?: SchemaLike }, args: unknown, toolName: string) => Promise<unknown>;
 
 /**
  * Tool arguments that fail the tool's zod schema: "Invalid arguments for get_email: uid must be a
- * number", as our own ToolInputError reads. SDK 1.32's McpServer checks them in the private
+ * number", as our own ToolInputError reads. The SDK's McpServer (v2 2.4.0, as 1.32 before it) checks them in the private
  * validateToolInput and throws zod's wording; the check stays the SDK's, only its message is ours.
  * Also drops the "MCP error -32602: " prefix the SDK puts on tool errors ("Tool x not found").
  */
@@ -98,9 +98,10 @@ export function plainToolErrors(server: McpServer): void {
     try {
       return await validate(tool, args, toolName);
     } catch (err) {
-      if (!(err instanceof McpError) || err.code !== ErrorCode.InvalidParams) throw err;
-      const parsed = await tool.inputSchema?.safeParseAsync?.(args ?? {}).catch(() => null);
-      const issues = asIssues(parsed?.error?.issues);
+      if (!(err instanceof ProtocolError) || err.code !== ProtocolErrorCode.InvalidParams) throw err;
+      const std = tool.inputSchema?.["~standard"];
+      const parsed = std ? await Promise.resolve(std.validate(args ?? {})).catch(() => null) : null;
+      const issues = asIssues(parsed?.issues);
       if (!issues) throw err;
       throw new Error(`Invalid arguments for ${toolName}: ${describeIssues(issues)}.`);
     }
@@ -114,15 +115,18 @@ export function plainToolErrors(server: McpServer): void {
  * shape, answered by the SDK as -32603 "internal error") become -32602 Invalid params in words.
  */
 export function plainRpcError(message: JSONRPCMessage): JSONRPCMessage {
-  if (!("error" in message) || typeof message.error?.message !== "string" || !message.error.message.startsWith("[")) return message;
+  if (!("error" in message) || typeof message.error?.message !== "string") return message;
+  // SDK 1.32 sent the bare issue dump; 2.4 prefixes it ("Invalid tools/call request: [...]").
+  const start = message.error.message.indexOf("[");
+  if (start < 0) return message;
   let issues: Issue[] | null = null;
   try {
-    issues = asIssues(JSON.parse(message.error.message));
+    issues = asIssues(JSON.parse(message.error.message.slice(start)));
   } catch {
     return message;
   }
   if (!issues) return message;
-  return { ...message, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${describeIssues(issues)}` } };
+  return { ...message, error: { code: ProtocolErrorCode.InvalidParams, message: `Invalid params: ${describeIssues(issues)}` } };
 }
 
 /** Every message the transport sends passes plainRpcError first. */

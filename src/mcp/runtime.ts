@@ -6,11 +6,13 @@ import { ImapPool, type PoolOptions } from "../mail/imap-pool.ts";
 import { closeAllSmtp } from "../mail/smtp.ts";
 import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
 import { SendBudget } from "./send-budget.ts";
+import type { SessionRows } from "../store/mcp-sessions.ts";
+import type { LegacySession } from "./legacy-session.ts";
 import { SessionStore, type SessionLimits } from "./sessions.ts";
 
 export interface McpRuntime {
   imap: ImapPool;
-  sessions: SessionStore;
+  sessions: SessionStore<LegacySession>;
   calls: ToolCallLimiter;
   sendBudget: SendBudget;
 }
@@ -23,16 +25,21 @@ export interface McpLimits {
   attachmentBytesInFlight?: number;
 }
 
-export function createMcpRuntime(clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}, limits: McpLimits = {}): McpRuntime {
+export function createMcpRuntime(
+  sessionRows: SessionRows, clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}, limits: McpLimits = {},
+): McpRuntime {
   return {
     imap: new ImapPool(clock, log, pool),
-    sessions: new SessionStore(clock, log, limits.sessions),
+    sessions: new SessionStore(sessionRows, clock, log, limits.sessions),
     calls: new ToolCallLimiter(limits.calls),
     sendBudget: new SendBudget(limits.attachmentBytesInFlight),
   };
 }
 
-/** Starts the sweeper; the returned stop() also closes every session and connection (shutdown). */
+/**
+ * Starts the sweeper; the returned stop() also closes every connection and lets go of every live
+ * session (shutdown): the sessions' rows stay, so their clients carry on after a restart.
+ */
 export function startMcpSweeper(rt: McpRuntime, log: Logger, everyMs = 60_000): () => Promise<void> {
   const timer = setInterval(() => {
     rt.imap.sweep();

@@ -1,21 +1,24 @@
-// One McpServer per MCP session, with every tool in ./tools/index.ts registered on it. Each call
-// gets a ToolContext built from the Bearer token the request came with (extra.authInfo).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
+// per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
+// request came with (ctx.http.authInfo).
+import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { ImapPool } from "../mail/imap-pool.ts";
 import { smtpAccount } from "../mail/smtp.ts";
 import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
+import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
 import { errorResult, toolError } from "./tools/result.ts";
+import { toolSchema } from "./tool-schema.ts";
 
 export interface McpServerDeps {
   grants: GrantStore;
+  /** The owner's log of write calls (src/store/activity.ts). */
+  activity: ActivityLog;
   imap: ImapPool;
   /** Per-token concurrent tool calls, shared by all sessions (src/mcp/call-limit.ts). */
   calls: ToolCallLimiter;
@@ -35,24 +38,46 @@ const INSTRUCTIONS = [
 /** What the route puts in authInfo.extra so tools know whose mailbox they serve. */
 export interface TokenExtra {
   tokenId: string;
+  grantId: string;
+}
+
+/**
+ * How long a 2026-07-28 client may reuse the tool list and the discover result (SEP-2549): they
+ * change only with the server's version and are the same for every token. 2025-era answers never
+ * carry these fields.
+ */
+const CACHE_HINTS = {
+  "tools/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
+} as const;
+
+/** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
+const REGISTRATIONS = TOOLS.map((tool) => ({
+  tool,
+  config: { ...tool.config, inputSchema: toolSchema(tool.config.inputSchema), outputSchema: toolSchema(tool.config.outputSchema) },
+}));
+
+interface CallInfo {
+  authInfo?: AuthInfo;
+  signal: AbortSignal;
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS });
-  for (const tool of TOOLS) {
-    // The casts bridge our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
-    server.registerTool(tool.name, tool.config as never, ((args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }) =>
-      runTool(deps, tool, args, extra)) as never);
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  for (const { tool, config } of REGISTRATIONS) {
+    // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
+    server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
+      runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
   }
   plainToolErrors(server);
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: { authInfo?: AuthInfo; signal: AbortSignal }): Promise<CallToolResult> {
+async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: CallInfo): Promise<CallToolResult> {
   const auth = extra.authInfo;
-  const tokenId = (auth?.extra as TokenExtra | undefined)?.tokenId;
-  if (!auth || !tokenId) return toolError("This request carries no access token. Reconnect the mailbox.");
-  const ctx = toolContext(deps, auth, tokenId, extra.signal);
+  const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
+  if (!auth || !tokenId || !grantId) return toolError("This request carries no access token. Reconnect the mailbox.");
+  const ctx = toolContext(deps, auth, { tokenId, grantId }, extra.signal);
   try {
     return await deps.calls.run(tokenId, extra.signal, () => tool.handler(args as never, ctx));
   } catch (err) {
@@ -63,15 +88,19 @@ async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unkno
   }
 }
 
-function toolContext(deps: McpServerDeps, auth: AuthInfo, tokenId: string, signal: AbortSignal): ToolContext {
+function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal): ToolContext {
   const account = async () => smtpAccount(tokenId) ?? loadAccount(deps.grants, auth.token);
   return {
     tokenId,
+    grantId,
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
+    // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
+    recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
+      deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
   };

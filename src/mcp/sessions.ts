@@ -1,18 +1,19 @@
-// Session bookkeeping for /mcp: which McpServer + transport serves which Mcp-Session-Id, which
-// token owns it, and when it was last used (30 minutes of inactivity end it: SPEC Limits).
-// Memory is bounded twice (docs/decisions.md "Per-account limits"): per token and for the whole
-// server, each by closing the least recently used session. A closed session answers 404 like an
-// expired one, and MCP clients answer a 404 by initializing a new session (MCP Streamable HTTP,
-// "Session Management"), so eviction costs a well-behaved client one round trip.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// 2025-era MCP sessions: which Mcp-Session-Id belongs to which token, and when it was last used
+// (30 minutes of inactivity end it: SPEC Limits). The truth is a row in the store
+// (src/store/mcp-sessions.ts), so a restarted server, or another instance on the same store, serves
+// a session it did not open; this process keeps only a cache of live session objects (the MCP
+// server and transport, with its open SSE streams), rebuilt from the row when missing.
+// Both caps (docs/decisions.md "Per-account limits") count rows and close the least recently used
+// session. A closed session answers 404 like an expired one, and MCP clients answer a 404 by
+// initializing a new session (MCP Streamable HTTP, "Session Management"): one round trip.
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
+import { sessionKey, type SessionRows } from "../store/mcp-sessions.ts";
 
 export interface SessionLimits {
   /** Inactivity that ends a session. */
   idleMs: number;
-  /** Sessions held at once by all tokens together (~85 KB each, measured). */
+  /** Sessions held at once by all tokens together (~85 KB each when cached, measured). */
   maxSessions: number;
   /** Sessions one token may hold; a client that never DELETEs cannot crowd out everyone else. */
   maxPerToken: number;
@@ -22,23 +23,32 @@ export const SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxSessions:
 export const SESSION_IDLE_MS = SESSION_LIMITS.idleMs;
 export const MAX_SESSIONS_PER_TOKEN = SESSION_LIMITS.maxPerToken;
 
-export interface Session {
-  id: string;
-  /** TokenRecord.id of the token that opened it; no other token may use it. */
-  tokenId: string;
-  server: McpServer;
-  transport: WebStandardStreamableHTTPServerTransport;
-  lastSeen: number;
+/**
+ * Last activity is written at most once a second per session: a session used in a burst costs one
+ * write, not one per call, and expiry (30 min) and the least-recently-used order keep 1 s precision.
+ */
+const TOUCH_EVERY_MS = 1_000;
+
+/** The in-memory side of a session: whatever serves its requests. Closing it ends its SSE streams. */
+export interface LiveSession {
+  close(): Promise<void>;
 }
 
-export class SessionStore {
-  /** Every live session, least recently used first (a use moves it to the end). */
-  private readonly sessions = new Map<string, Session>();
-  /** Each token's session ids, least recently used first. */
-  private readonly byToken = new Map<string, Set<string>>();
+interface Cached<L extends LiveSession> {
+  tokenId: string;
+  live: Promise<L>;
+}
+
+/** Rebuilds a session's live objects from its id and initialize params (a restart, another instance). */
+export type Restore<L extends LiveSession> = (sessionId: string, init: string) => Promise<L>;
+
+export class SessionStore<L extends LiveSession = LiveSession> {
+  /** Live sessions by store key, least recently used first (a use moves one to the end). */
+  private readonly cache = new Map<string, Cached<L>>();
   readonly limits: SessionLimits;
 
   constructor(
+    private readonly rows: SessionRows,
     private readonly clock: Clock,
     private readonly log: Logger,
     limits: Partial<SessionLimits> = {},
@@ -46,91 +56,119 @@ export class SessionStore {
     this.limits = { ...SESSION_LIMITS, ...limits };
   }
 
-  get size(): number {
-    return this.sessions.size;
+  /** Sessions in the store (all instances). */
+  size(): Promise<number> {
+    return this.rows.count();
   }
 
   get idleMs(): number {
     return this.limits.idleMs;
   }
 
-  /** Sessions `tokenId` holds now. */
-  countFor(tokenId: string): number {
-    return this.byToken.get(tokenId)?.size ?? 0;
+  /** Live session objects this process holds (tests, health). */
+  get cached(): number {
+    return this.cache.size;
   }
 
-  /** Registers a new session; past either cap the least recently used session (the token's, then anyone's) is closed. */
-  add(session: Omit<Session, "lastSeen">): void {
-    const mine = this.byToken.get(session.tokenId);
-    if (mine && mine.size >= this.limits.maxPerToken) {
-      void this.close(first(mine)!, "too many sessions for one token");
-    }
-    if (this.sessions.size >= this.limits.maxSessions) {
-      void this.close(first(this.sessions.keys())!, "server session cap reached");
-    }
-    this.sessions.set(session.id, { ...session, lastSeen: this.clock() });
-    this.byToken.set(session.tokenId, (this.byToken.get(session.tokenId) ?? new Set()).add(session.id));
+  /** Sessions `tokenId` holds now. */
+  countFor(tokenId: string): Promise<number> {
+    return this.rows.countFor(tokenId);
   }
 
   /**
-   * The live session `id` owned by `tokenId`, touched; null when unknown, expired, evicted or
-   * another token's (all answer 404, so a session id reveals nothing about other users).
+   * Records a new session (its initialize succeeded); past either cap the least recently used
+   * session (the token's, then anyone's) is closed.
    */
-  use(id: string, tokenId: string): Session | null {
-    const s = this.sessions.get(id);
-    if (!s) return null;
-    if (this.expired(s)) {
-      void this.close(id, "expired");
+  async add(sessionId: string, tokenId: string, init: string, live: L): Promise<void> {
+    const key = sessionKey(sessionId);
+    this.remember(key, tokenId, Promise.resolve(live));
+    await this.rows.insert(key, tokenId, init, this.clock());
+    for (const gone of await this.rows.evict(tokenId, this.limits.maxPerToken, this.limits.maxSessions)) {
+      void this.drop(gone, "session cap reached");
+    }
+  }
+
+  /**
+   * The live session `sessionId` owned by `tokenId`, touched, rebuilt with `restore` when this process
+   * does not hold it; null when unknown, expired, evicted or another token's (all answer 404, so a
+   * session id reveals nothing about other users).
+   */
+  async use(sessionId: string, tokenId: string, restore: Restore<L>): Promise<L | null> {
+    const key = sessionKey(sessionId);
+    const row = await this.rows.find(key);
+    const now = this.clock();
+    if (!row || now - row.lastSeen >= this.limits.idleMs) {
+      // Gone from the store (ended here or elsewhere) or expired: nobody may use it any more.
+      if (row) await this.rows.delete(key);
+      await this.drop(key, row ? "expired" : "ended elsewhere");
       return null;
     }
-    if (s.tokenId !== tokenId) return null;
-    s.lastSeen = this.clock();
-    // Re-insertion keeps both maps in least-recently-used order, so eviction is O(1).
-    this.sessions.delete(id);
-    this.sessions.set(id, s);
-    const mine = this.byToken.get(tokenId)!;
-    mine.delete(id);
-    mine.add(id);
-    return s;
+    if (row.tokenId !== tokenId) return null;
+    if (now - row.lastSeen >= TOUCH_EVERY_MS) await this.rows.touch(key, now);
+    const cached = this.cache.get(key);
+    if (cached) {
+      this.cache.delete(key); // re-inserted last: the map stays in least-recently-used order
+      this.cache.set(key, cached);
+      return cached.live;
+    }
+    const init = await this.rows.init(key);
+    if (init === null) return null;
+    const live = restore(sessionId, init);
+    this.remember(key, tokenId, live);
+    try {
+      const restored = await live;
+      this.log.info("mcp session restored", { session: key.slice(0, 8) });
+      return restored;
+    } catch (err) {
+      // A row this build cannot rebuild (e.g. written by a newer one): end it, the client starts anew.
+      this.log.error("mcp session restore failed", { session: key.slice(0, 8), error: (err as Error).message });
+      await this.close(sessionId, "restore failed");
+      return null;
+    }
   }
 
-  private expired(s: Session): boolean {
-    return this.clock() - s.lastSeen >= this.limits.idleMs;
-  }
-
-  /** Ends a session: its SSE streams close and its server is released. Idempotent. */
-  async close(id: string, reason: string): Promise<void> {
-    const s = this.sessions.get(id);
-    if (!s) return;
-    this.sessions.delete(id);
-    const mine = this.byToken.get(s.tokenId);
-    mine?.delete(id);
-    if (mine?.size === 0) this.byToken.delete(s.tokenId);
-    this.log.info("mcp session closed", { session: id.slice(0, 8), reason });
-    await s.server.close().catch(() => {});
+  /** Ends a session for good: its row and its live objects. Idempotent. */
+  async close(sessionId: string, reason: string): Promise<void> {
+    const key = sessionKey(sessionId);
+    await this.rows.delete(key);
+    await this.drop(key, reason);
   }
 
   async closeToken(tokenId: string, reason = "token revoked"): Promise<void> {
-    const ids = [...(this.byToken.get(tokenId) ?? [])];
-    await Promise.all(ids.map((id) => this.close(id, reason)));
+    const keys = new Set(await this.rows.deleteToken(tokenId));
+    for (const [key, c] of this.cache) if (c.tokenId === tokenId) keys.add(key);
+    await Promise.all([...keys].map((key) => this.drop(key, reason)));
   }
 
-  /** Closes every session idle for idleMs. Called periodically (and by tests after clock.advance). */
+  /**
+   * Deletes sessions idle for idleMs, and lets go of live objects whose rows are gone (ended by
+   * another instance, or by their token's expiry). Called periodically (and by tests after clock.advance).
+   */
   async sweep(): Promise<void> {
-    const stale: string[] = [];
-    for (const s of this.sessions.values()) {
-      if (!this.expired(s)) break; // least recently used first: the rest are fresher
-      stale.push(s.id);
-    }
-    await Promise.all(stale.map((id) => this.close(id, "expired")));
+    const stale = await this.rows.deleteIdle(this.clock() - this.limits.idleMs);
+    const alive = await this.rows.existing([...this.cache.keys()]);
+    for (const key of this.cache.keys()) if (!alive.has(key)) stale.push(key);
+    await Promise.all(stale.map((key) => this.drop(key, "expired")));
   }
 
+  /** Shutdown: closes the live objects (their streams end) but keeps the rows, so clients carry on after a restart. */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.sessions.keys()].map((id) => this.close(id, "shutdown")));
+    await Promise.all([...this.cache.keys()].map((key) => this.drop(key, "shutdown")));
+  }
+
+  private remember(key: string, tokenId: string, live: Promise<L>): void {
+    this.cache.set(key, { tokenId, live });
+    // The cache holds at most as many live sessions as the server-wide cap; past it the least
+    // recently used one is let go (its row stays: it is rebuilt on its next request).
+    if (this.cache.size > this.limits.maxSessions) void this.drop(this.cache.keys().next().value!, "cache full");
+  }
+
+  /** Lets go of the live objects of `key`, if this process holds them. */
+  private async drop(key: string, reason: string): Promise<void> {
+    const c = this.cache.get(key);
+    if (!c) return;
+    this.cache.delete(key);
+    this.log.info("mcp session closed", { session: key.slice(0, 8), reason });
+    await c.live.then((l) => l.close()).catch(() => {});
   }
 }
-
-const first = <T>(items: Iterable<T>): T | undefined => {
-  for (const item of items) return item;
-  return undefined;
-};

@@ -2,17 +2,20 @@
 // Nothing here redirects: RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirect_uri, and we
 // report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
 import type { Config } from "../config.ts";
-import { safeEqual } from "../store/crypto.ts";
+import type { ClientRegistry } from "./clients.ts";
 import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
 import { isOwnResource, SCOPES } from "./metadata.ts";
 import { isValidChallenge } from "./pkce.ts";
-import { isAllowedRedirect } from "./redirects.ts";
 
 export interface AuthorizeRequest {
+  /** The configured client's id, or a registered client's (docs/oauth.md §9). */
+  clientId: string;
   redirectUri: string;
   codeChallenge: string;
   state: string;
   resource: string | null;
+  /** The scope asked for (values checked, order kept), or null when none was: caps the form's access choice. */
+  scope: string | null;
 }
 
 const MAX_STATE = 2048;
@@ -29,15 +32,19 @@ function single(params: URLSearchParams): Record<string, string | undefined> {
   return out;
 }
 
-/** The client and redirect_uri checks come first: only after them may anything mention the client. */
-function checkClient(p: Record<string, string | undefined>, config: Config, allowed: Set<string>): string {
+/**
+ * The client and redirect_uri checks come first: only after them may anything mention the client. The
+ * configured client's URI must be on the allowlist; a registered client's, one it registered (clients.ts).
+ */
+async function checkClient(p: Record<string, string | undefined>, clients: ClientRegistry): Promise<{ clientId: string; redirectUri: string }> {
   if (!p.client_id) throw new InvalidRequestError("client_id is required");
-  if (!safeEqual(p.client_id, config.clientId)) throw new UnauthorizedClientError("unknown client_id");
+  const client = await clients.find(p.client_id);
+  if (!client) throw new UnauthorizedClientError("unknown client_id");
   if (!p.redirect_uri) throw new InvalidRequestError("redirect_uri is required");
-  if (!isAllowedRedirect(allowed, p.redirect_uri)) {
+  if (!clients.allowsRedirect(client, p.redirect_uri)) {
     throw new InvalidRequestError("redirect_uri is not registered for this client");
   }
-  return p.redirect_uri;
+  return { clientId: client.id, redirectUri: p.redirect_uri };
 }
 
 /** RFC 7636 §4.3–§4.4.1: S256 only, and the challenge must have the S256 shape. */
@@ -52,12 +59,15 @@ function checkPkce(p: Record<string, string | undefined>): string {
   return p.code_challenge;
 }
 
-/** RFC 6749 §3.3 scope (optional, each value known) and RFC 8707 resource (optional, this server). */
-function checkScopeAndResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
-  if (p.scope !== undefined) {
-    const values = p.scope.split(" ").filter(Boolean);
-    if (values.some((v) => !SCOPES.includes(v))) throw new InvalidScopeError();
-  }
+/** RFC 6749 §3.3 scope: optional, each value known; null when absent or empty. */
+function checkScope(p: Record<string, string | undefined>): string | null {
+  const values = (p.scope ?? "").split(" ").filter(Boolean);
+  if (values.some((v) => !SCOPES.includes(v))) throw new InvalidScopeError();
+  return values.length ? values.join(" ") : null;
+}
+
+/** RFC 8707 resource: optional, this server. */
+function checkResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
   if (p.resource === undefined) return null;
   if (!isOwnResource(baseUrl, p.resource)) {
     throw new OAuthError("invalid_target", `resource must be ${baseUrl}/mcp`);
@@ -66,12 +76,13 @@ function checkScopeAndResource(p: Record<string, string | undefined>, baseUrl: s
 }
 
 /** All checks in the SPEC's order; throws an OAuthError (status 400, or 401 for a wrong client_id). */
-export function validateAuthorize(params: URLSearchParams, config: Config, allowed: Set<string>): AuthorizeRequest {
+export async function validateAuthorize(params: URLSearchParams, config: Config, clients: ClientRegistry): Promise<AuthorizeRequest> {
   const p = single(params);
-  const redirectUri = checkClient(p, config, allowed);
+  const { clientId, redirectUri } = await checkClient(p, clients);
   const codeChallenge = checkPkce(p);
   if (!p.state) throw new InvalidRequestError("state is required");
   if (p.state.length > MAX_STATE) throw new InvalidRequestError(`state must be at most ${MAX_STATE} characters`);
-  const resource = checkScopeAndResource(p, config.baseUrl);
-  return { redirectUri, codeChallenge, state: p.state, resource };
+  const scope = checkScope(p);
+  const resource = checkResource(p, config.baseUrl);
+  return { clientId, redirectUri, codeChallenge, state: p.state, resource, scope };
 }

@@ -16,6 +16,8 @@ export interface ConnectFields {
   smtp_host?: string;
   smtp_port?: string;
   smtp_security?: string;
+  /** "read_write" (default) or "read": the grant's scope (./access.ts). */
+  access?: string;
 }
 
 export type ParsedConnect = { ok: true; account: MailAccount } | { ok: false; message: string };

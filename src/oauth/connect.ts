@@ -7,6 +7,7 @@ import type { VerifyLogin } from "../mail/verify.ts";
 import { randomString } from "../store/crypto.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../store/pending.ts";
+import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
 import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
@@ -154,7 +155,7 @@ async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Adm
 /**
  * The mailbox login a grant is for: the login name at the IMAP server. Host names and, in practice,
  * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
- * (The single OAuth client of SPEC is config.clientId; a pending request names no other.)
+ * Grants are replaced per login *and client* (the configured one, or a registered one).
  */
 function loginOf(account: MailAccount): string {
   return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
@@ -166,6 +167,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!fields.csrf_token || !deps.pending.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
+  const access = chooseAccess(fields.access, pending.scope);
+  if (!access.ok) return form(pending, 400, access.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
@@ -185,8 +188,11 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   }
   if (failed) return failed;
   const code = randomString(CODE_LENGTH);
-  const owner = { clientId: deps.config.clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
-  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner);
+  const clientId = pending.clientId ?? deps.config.clientId;
+  const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
+  // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
+  const info = { clientId, scope: scopeFor(access.access), label: { email: account.email, host: account.imap.host } };
+  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });

@@ -1,19 +1,27 @@
 // Discovery documents: RFC 8414 server metadata with the spec's exact values, and RFC 9728
-// protected resource metadata so MCP clients find the authorization server from a 401.
+// protected resource metadata so MCP clients find the authorization server from a 401 (built by
+// the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields DESIGN §2 adds).
+import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
+
 export const SCOPE = "email:read email:write";
 export const SCOPES = ["email:read", "email:write"];
 
-export function serverMetadata(baseUrl: string) {
+/**
+ * RFC 8414 metadata. Without open registration: the seed's document exactly. With it: the registration
+ * endpoint (RFC 7591 §3) and "none" for the public clients registered there, after client_secret_post.
+ */
+export function serverMetadata(baseUrl: string, openRegistration = false) {
   return {
     issuer: baseUrl,
     authorization_endpoint: `${baseUrl}/oauth/authorize`,
     token_endpoint: `${baseUrl}/oauth/token`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    ...(openRegistration ? { registration_endpoint: `${baseUrl}/oauth/register` } : {}),
     response_types_supported: ["code"],
     grant_types_supported: ["authorization_code"],
     code_challenge_methods_supported: ["S256"],
-    // Exactly one method: clients fall back to client_secret_basic otherwise (DESIGN §2).
-    token_endpoint_auth_methods_supported: ["client_secret_post"],
+    // Never client_secret_basic: clients fall back to it when the list is missing (DESIGN §2).
+    token_endpoint_auth_methods_supported: openRegistration ? ["client_secret_post", "none"] : ["client_secret_post"],
     scopes_supported: SCOPES,
     // RFC 9207 §3: every authorization response carries `iss` (redirects.ts).
     authorization_response_iss_parameter_supported: true,
@@ -25,17 +33,21 @@ export function resourceUrl(baseUrl: string): string {
 }
 
 export function protectedResourceMetadata(baseUrl: string) {
-  return {
-    resource: resourceUrl(baseUrl),
-    authorization_servers: [baseUrl],
-    scopes_supported: SCOPES,
-    bearer_methods_supported: ["header"],
-    resource_name: "mailbox-mcp",
-  };
+  const document = buildOAuthProtectedResourceMetadata({
+    oauthMetadata: serverMetadata(baseUrl),
+    resourceServerUrl: new URL(resourceUrl(baseUrl)),
+    scopesSupported: SCOPES,
+    resourceName: "mailbox-mcp",
+    // The SDK refuses an http issuer other than localhost; {base_url} is the operator's to choose
+    // (config.ts checks it is an origin), e.g. a homelab host on plain HTTP inside the LAN.
+    dangerouslyAllowInsecureIssuerUrl: baseUrl.startsWith("http:"),
+  });
+  return { ...document, bearer_methods_supported: ["header"] };
 }
 
+/** `{base_url}/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1, path-aware). */
 export function resourceMetadataUrl(baseUrl: string): string {
-  return `${baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  return getOAuthProtectedResourceMetadataUrl(new URL(resourceUrl(baseUrl)));
 }
 
 /** RFC 8707 `resource` values this server accepts: its MCP endpoint or its origin, trailing slash tolerated. */

@@ -75,3 +75,4 @@ export function connectKeys(ip: string, login: { email: string; username: string
   const norm = (s: string) => s.trim().toLowerCase();
   return [clientKey(ip), `mailbox:${norm(login.email)}`, `login:${norm(login.imapHost)}:${norm(login.username)}`];
 }
+

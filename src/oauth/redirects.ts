@@ -18,6 +18,26 @@ export function isAllowedRedirect(allowed: Set<string>, uri: string): boolean {
   return allowed.has(uri);
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A loopback redirect URI of a native app (RFC 8252 §7.3): `http` to localhost, 127.0.0.1 or [::1]
+ * with any port; no user info and no fragment (RFC 6749 §3.1.2). The parsed URL, or null.
+ */
+export function loopbackRedirect(uri: string): URL | null {
+  if (!URL.canParse(uri) || uri.includes("#")) return null;
+  const url = new URL(uri);
+  if (url.protocol !== "http:" || !LOOPBACK_HOSTS.has(url.hostname) || url.username || url.password) return null;
+  return url;
+}
+
+/** RFC 8252 §7.3: a loopback URI matches a registered one whatever its port; host, path and query must be equal. */
+export function sameLoopbackIgnoringPort(registered: string, requested: string): boolean {
+  const a = loopbackRedirect(registered);
+  const b = loopbackRedirect(requested);
+  return !!a && !!b && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+}
+
 /**
  * RFC 6749 §4.1.2: the redirect carries `code` and the unchanged `state`, added to the URI's existing
  * query (§3.1.2 allows a query component, which must be retained). RFC 9207 §2: and `iss`, our issuer

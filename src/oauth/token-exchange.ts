@@ -2,12 +2,13 @@
 // Checks run in the SPEC's order; each failure is an OAuthError in the RFC 6749 §5.2 format.
 import type { Config } from "../config.ts";
 import { randomHex, safeEqual } from "../store/crypto.ts";
+import type { ClientRegistry, OAuthClient } from "./clients.ts";
 import type { CodeRecord, GrantStore } from "../store/grants.ts";
 import type { Clock } from "../clock.ts";
 import {
   InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError,
 } from "./errors.ts";
-import { resourceUrl, SCOPE } from "./metadata.ts";
+import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
 import type { Limiter } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
@@ -42,20 +43,20 @@ export interface TokenResponse {
 export interface ExchangeDeps {
   config: Config;
   grants: GrantStore;
+  clients: ClientRegistry;
   clock: Clock;
   events: TokenEvents;
 }
 
 /**
- * RFC 6749 §2.3.1 client_secret_post. Both values are compared in constant time, and both comparisons
- * always run, so timing does not reveal which one was wrong. A missing secret is invalid_client too.
+ * RFC 6749 §2.3.1 client_secret_post. For the configured client both values are compared in constant time,
+ * and both comparisons always run, so timing does not reveal which one was wrong; a missing secret is
+ * invalid_client too. Registered public clients send no secret (clients.ts).
  */
-function authenticateClient(f: TokenFields, config: Config): void {
-  const idOk = safeEqual(f.client_id ?? "", config.clientId);
-  const secretOk = safeEqual(f.client_secret ?? "", config.clientSecret);
-  if (!f.client_id || !f.client_secret || !idOk || !secretOk) {
-    throw new InvalidClientError("client authentication failed");
-  }
+async function authenticateClient(f: TokenFields, clients: ClientRegistry): Promise<OAuthClient> {
+  const client = await clients.authenticate(f.client_id, f.client_secret);
+  if (!client) throw new InvalidClientError("client authentication failed");
+  return client;
 }
 
 const trimSlash = (s: string) => (s.endsWith("/") ? s.slice(0, -1) : s);
@@ -75,9 +76,11 @@ async function refuseReplay(deps: ExchangeDeps, record: CodeRecord): Promise<nev
 }
 
 /** The code's record once it is known, unexpired, PKCE-verified and bound to this redirect_uri. */
-async function checkCode(deps: ExchangeDeps, f: Required<Pick<TokenFields, "code" | "code_verifier" | "redirect_uri">>) {
+async function checkCode(deps: ExchangeDeps, client: OAuthClient, f: Required<Pick<TokenFields, "code" | "code_verifier" | "redirect_uri">>) {
   const record = await deps.grants.findCode(f.code);
   if (!record) throw new InvalidGrantError();
+  // RFC 6749 §4.1.3: the code must have been issued to this client (null: a code from before registration).
+  if (!safeEqual(record.clientId ?? deps.config.clientId, client.id)) throw new InvalidGrantError();
   if (record.usedAt !== null) return refuseReplay(deps, record);
   if (record.expiresAt <= deps.clock()) throw new InvalidGrantError();
   if (!verifierMatches(f.code_verifier, record.codeChallenge)) throw new InvalidGrantError();
@@ -88,18 +91,20 @@ async function checkCode(deps: ExchangeDeps, f: Required<Pick<TokenFields, "code
 export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<TokenResponse> {
   // A missing grant_type is "not authorization_code" (SPEC error table): unsupported_grant_type.
   if (f.grant_type !== "authorization_code") throw new UnsupportedGrantTypeError();
-  authenticateClient(f, deps.config);
+  const client = await authenticateClient(f, deps.clients);
   if (!f.code_verifier || !isValidVerifier(f.code_verifier)) {
     throw new InvalidRequestError("code_verifier is required: 43 to 128 unreserved characters (RFC 7636 §4.1)");
   }
   if (!f.code) throw new InvalidRequestError("code is required");
   if (!f.redirect_uri) throw new InvalidRequestError("redirect_uri is required");
-  const record = await checkCode(deps, { code: f.code, code_verifier: f.code_verifier, redirect_uri: f.redirect_uri });
+  const record = await checkCode(deps, client, { code: f.code, code_verifier: f.code_verifier, redirect_uri: f.redirect_uri });
   checkResource(f.resource, record, deps.config.baseUrl);
   const token = randomHex(32);
-  const issued = await deps.grants.redeemCode(f.code, record, token, SCOPE, TOKEN_TTL_SECONDS * 1000);
+  // The grant's scope: the spec's "email:read email:write", or "email:read" when the person chose
+  // read-only on the setup form (docs/owner.md §3; RFC 6749 §5.1 says the narrower scope here).
+  const issued = await deps.grants.redeemCode(f.code, record, token, record.scope, TOKEN_TTL_SECONDS * 1000);
   if (!issued) return refuseReplay(deps, record); // lost a race with another exchange of the same code
-  return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: SCOPE };
+  return { access_token: token, token_type: "Bearer", expires_in: TOKEN_TTL_SECONDS, scope: record.scope };
 }
 
 /**

@@ -108,6 +108,25 @@ export function ownerKey(masterKey: Uint8Array, parts: readonly string[]): strin
   return createHmac("sha256", masterKey).update("mailbox-mcp owner v1\0" + parts.join("\0"), "utf8").digest("hex");
 }
 
+/**
+ * The key that seals what the owner's own tools show (grant labels, activity details): derived from
+ * the master key alone, so the database without the master key names no mailbox and no recipient.
+ * Unlike credentials these are readable by whoever holds the master key: the operator running
+ * `mailbox-mcp grants` or `activity` on the server (docs/owner.md).
+ */
+function recordsKey(masterKey: Uint8Array): Uint8Array {
+  return new Uint8Array(createHmac("sha256", masterKey).update("mailbox-mcp records v1", "utf8").digest());
+}
+
+/** JSON sealed under the records key; `aad` binds it to its row. */
+export function sealRecord(masterKey: Uint8Array, value: unknown, aad: string): Promise<Uint8Array> {
+  return seal(recordsKey(masterKey), new TextEncoder().encode(JSON.stringify(value)), aad);
+}
+
+export async function openRecord<T>(masterKey: Uint8Array, sealed: Uint8Array, aad: string): Promise<T> {
+  return JSON.parse(new TextDecoder().decode(await open(recordsKey(masterKey), sealed, aad))) as T;
+}
+
 export function wrapDataKey(masterKey: Uint8Array, secret: string, dataKey: Uint8Array, aad: string) {
   return seal(wrappingKey(masterKey, secret), dataKey, aad);
 }

@@ -1,41 +1,21 @@
 // The credential store: grants with their sealed credentials, the codes and tokens bound to them.
 // Envelope scheme (DESIGN §4): each grant's credentials are sealed under a random data key; that key
 // is stored only wrapped under HMAC(master key, code or token). Revoking deletes the grant row.
-// Pending authorizations are in pending.ts.
+// Pending authorizations are in pending.ts; the row types in grant-records.ts.
 import type { Clock } from "../clock.ts";
 import {
-  hashSecret, newDataKey, open, ownerKey, randomHex, seal, unwrapDataKey, wrapDataKey,
+  hashSecret, newDataKey, open, ownerKey, randomHex, seal, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
+import { ACTIVITY_RETENTION_MS } from "./activity.ts";
 import type { Db, Sql } from "./db.ts";
-import type { PendingRequest } from "./pending.ts";
+import {
+  DEFAULT_GRANT_SCOPE, type CodeRecord, type GrantInfo, type GrantOwner, type PendingRequest, type TokenRecord,
+} from "./grant-records.ts";
+import { deleteGrant, deleteGrants, REVOCATION_RETENTION_MS } from "./revocations.ts";
 import { bytes, int, intOrNull } from "./values.ts";
 
-export interface CodeRecord {
-  codeHash: string;
-  grantId: string;
-  codeChallenge: string;
-  redirectUri: string;
-  resource: string | null;
-  expiresAt: number;
-  usedAt: number | null;
-}
-
-export interface TokenRecord {
-  /** SHA-256 of the token: a stable id for sessions and pooled connections, safe to keep in memory. */
-  id: string;
-  grantId: string;
-  scope: string;
-  resource: string | null;
-  expiresAt: number;
-}
-
-/** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */
-export interface GrantOwner {
-  clientId: string;
-  /** The mailbox login, e.g. username and IMAP host; compared as given (normalise before). */
-  login: string;
-  keep: number;
-}
+export { DEFAULT_GRANT_SCOPE };
+export type { CodeRecord, GrantInfo, GrantLabel, GrantOwner, PendingRequest, TokenRecord } from "./grant-records.ts";
 
 export class GrantStore {
   constructor(
@@ -45,40 +25,53 @@ export class GrantStore {
   ) {}
 
   /**
-   * Seal the credentials into a new grant, bind it to `code` (issued by the caller) and consume the
-   * pending request. With an owner, that owner's grants beyond the newest `keep` (this one included)
-   * are revoked in the same transaction. Returns the ids of the tokens so revoked: the caller must
-   * close their sessions and connections (TokenEvents), as for any revocation.
+   * Seal the credentials into a new grant and bind it to `code` (issued by the caller) and to the client
+   * that asked; a registered client's registration is kept alive by the grant (docs/oauth.md §9). With
+   * an owner, that owner's grants beyond the newest `keep` (this one included) are revoked in the same
+   * transaction. Returns the ids of the tokens so revoked: the caller must close their sessions and
+   * connections (TokenEvents), as for any revocation.
    */
-  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null): Promise<string[]> {
+  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null, info: GrantInfo = {}): Promise<string[]> {
     const grantId = randomHex(16);
     const dataKey = newDataKey();
     const sealed = await seal(dataKey, credentials, `grant:${grantId}`);
     const wrapped = await wrapDataKey(this.masterKey, code, dataKey, `grant:${grantId}`);
     dataKey.fill(0);
+    const label = info.label ? await sealRecord(this.masterKey, info.label, `label:${grantId}`) : null;
     const now = this.clock();
     const key = owner ? ownerKey(this.masterKey, [owner.clientId, owner.login]) : null;
     return this.db.tx(async (tx) => {
       // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
       if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key) VALUES (${grantId}, ${sealed}, ${now}, ${key})`;
-      await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash)
+      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label)
+        VALUES (${grantId}, ${sealed}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
+                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label})`;
+      await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
         VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
-                ${now + ttlMs}, NULL, NULL)`;
+                ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;
       await tx`DELETE FROM pending_requests WHERE id_hash = ${pending.idHash}`;
-      return key && owner ? revokeBeyond(tx, key, owner.keep) : [];
+      if (pending.clientId) await tx`UPDATE clients SET granted_at = ${now} WHERE id = ${pending.clientId}`;
+      return key && owner ? this.revokeBeyond(tx, key, owner.keep, now) : [];
     });
+  }
+
+  /** Inside a transaction: revoke the owner's grants older than its newest `keep`; their token ids. */
+  private async revokeBeyond(tx: Sql, key: string, keep: number, now: number): Promise<string[]> {
+    const owned = await tx<{ id: string }[]>`SELECT id FROM grants WHERE owner_key = ${key} ORDER BY created_at DESC, rowid DESC`;
+    return deleteGrants(tx, this.db.dialect, owned.slice(keep).map((g) => g.id), now);
   }
 
   /** The code's record whether used or expired (the caller decides), or null when unknown. */
   async findCode(code: string): Promise<CodeRecord | null> {
     const [row] = await this.db.q<Record<string, unknown>>`
-      SELECT code_hash, grant_id, code_challenge, redirect_uri, resource, expires_at, used_at
-        FROM codes WHERE code_hash = ${hashSecret(code)}`;
+      SELECT c.code_hash, c.grant_id, c.client_id, c.code_challenge, c.redirect_uri, c.resource,
+             COALESCE(g.scope, ${DEFAULT_GRANT_SCOPE}) AS scope, c.expires_at, c.used_at
+        FROM codes c LEFT JOIN grants g ON g.id = c.grant_id WHERE c.code_hash = ${hashSecret(code)}`;
     if (!row) return null;
     return {
-      codeHash: row.code_hash as string, grantId: row.grant_id as string, codeChallenge: row.code_challenge as string,
-      redirectUri: row.redirect_uri as string, resource: row.resource as string | null,
+      codeHash: row.code_hash as string, grantId: row.grant_id as string, clientId: row.client_id as string | null,
+      codeChallenge: row.code_challenge as string, redirectUri: row.redirect_uri as string,
+      resource: row.resource as string | null, scope: row.scope as string,
       expiresAt: int(row.expires_at), usedAt: intOrNull(row.used_at),
     };
   }
@@ -114,11 +107,8 @@ export class GrantStore {
    * Returns the revoked token's id, if any, so live sessions can be closed.
    */
   async revokeFromReplayedCode(record: CodeRecord): Promise<string | null> {
-    return this.db.tx(async (tx) => {
-      const [row] = await tx<{ token_hash: string | null }[]>`SELECT token_hash FROM codes WHERE code_hash = ${record.codeHash}`;
-      await tx`DELETE FROM grants WHERE id = ${record.grantId}`;
-      return row?.token_hash ?? null;
-    });
+    const ids = await this.db.tx((tx) => deleteGrant(tx, this.db.dialect, record.grantId, this.clock()));
+    return ids[0] ?? null;
   }
 
   /** The active (unexpired, unrevoked) token's record, or null: one indexed lookup, on every /mcp request. */
@@ -152,8 +142,15 @@ export class GrantStore {
   /** Revoke a token and destroy its credentials. Returns its id when it existed. */
   async revokeToken(token: string): Promise<string | null> {
     const tokenHash = hashSecret(token);
-    const gone = await this.db.q`DELETE FROM grants WHERE id = (SELECT grant_id FROM tokens WHERE token_hash = ${tokenHash}) RETURNING id`;
-    return gone.length ? tokenHash : null;
+    const [row] = await this.db.q<{ grant_id: string }>`SELECT grant_id FROM tokens WHERE token_hash = ${tokenHash}`;
+    if (!row) return null;
+    await this.db.tx((tx) => deleteGrant(tx, this.db.dialect, row.grant_id, this.clock()));
+    return tokenHash;
+  }
+
+  /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/last-used.ts). */
+  async touchGrant(grantId: string): Promise<void> {
+    await this.db.q`UPDATE grants SET last_used_at = ${this.clock()} WHERE id = ${grantId}`;
   }
 
   /** Delete expired codes and tokens; grants left without a code or token go with them. */
@@ -167,18 +164,8 @@ export class GrantStore {
                  AND (used_at IS NULL OR NOT EXISTS (SELECT 1 FROM tokens t WHERE t.token_hash = codes.token_hash))`;
       await tx`DELETE FROM grants WHERE NOT EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = grants.id)
                                     AND NOT EXISTS (SELECT 1 FROM codes c WHERE c.grant_id = grants.id)`;
+      await tx`DELETE FROM revocations WHERE revoked_at < ${now - REVOCATION_RETENTION_MS}`;
+      await tx`DELETE FROM activity WHERE at < ${now - ACTIVITY_RETENTION_MS}`;
     });
   }
-}
-
-/** Inside a transaction: revoke the owner's grants older than its newest `keep`; their token ids. */
-async function revokeBeyond(tx: Sql, key: string, keep: number): Promise<string[]> {
-  const owned = await tx<{ id: string }[]>`SELECT id FROM grants WHERE owner_key = ${key} ORDER BY created_at DESC, rowid DESC`;
-  const old = owned.slice(keep).map((g) => g.id);
-  if (old.length === 0) return [];
-  const tokens = await tx<{ token_hash: string }[]>`SELECT token_hash FROM tokens WHERE grant_id IN ${tx(old)}`;
-  // An unused code of a revoked grant must not be exchanged later; used ones stay as replay records.
-  await tx`DELETE FROM codes WHERE grant_id IN ${tx(old)} AND used_at IS NULL`;
-  await tx`DELETE FROM grants WHERE id IN ${tx(old)}`;
-  return tokens.map((t) => t.token_hash);
 }

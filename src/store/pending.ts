@@ -4,19 +4,10 @@
 import type { Clock } from "../clock.ts";
 import { hashSecret, randomHex, safeEqual } from "./crypto.ts";
 import type { Db } from "./db.ts";
+import type { NewPending, PendingRequest } from "./grant-records.ts";
 import { int, intOrNull } from "./values.ts";
 
-export interface PendingRequest {
-  idHash: string;
-  csrfHash: string;
-  redirectUri: string;
-  codeChallenge: string;
-  state: string;
-  resource: string | null;
-  expiresAt: number;
-}
-
-export type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt">;
+export type { NewPending, PendingRequest } from "./grant-records.ts";
 
 export class PendingStore {
   constructor(
@@ -28,22 +19,23 @@ export class PendingStore {
   async create(req: NewPending, ttlMs: number, clientKey: string | null = null): Promise<{ requestId: string; csrfToken: string }> {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
-    await this.db.q`INSERT INTO pending_requests (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key)
+    await this.db.q`INSERT INTO pending_requests
+        (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key, client_id, scope)
       VALUES (${hashSecret(requestId)}, ${hashSecret(csrfToken)}, ${req.redirectUri}, ${req.codeChallenge}, ${req.state},
-              ${req.resource}, ${this.clock() + ttlMs}, ${clientKey})`;
+              ${req.resource}, ${this.clock() + ttlMs}, ${clientKey}, ${req.clientId ?? null}, ${req.scope ?? null})`;
     return { requestId, csrfToken };
   }
 
   /** The unexpired pending request, or null. */
   async get(requestId: string): Promise<PendingRequest | null> {
     const [row] = await this.db.q<Record<string, unknown>>`
-      SELECT id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at
+      SELECT id_hash, csrf_hash, client_id, redirect_uri, code_challenge, state, resource, scope, expires_at
         FROM pending_requests WHERE id_hash = ${hashSecret(requestId)} AND expires_at > ${this.clock()}`;
     if (!row) return null;
     return {
-      idHash: row.id_hash as string, csrfHash: row.csrf_hash as string, redirectUri: row.redirect_uri as string,
-      codeChallenge: row.code_challenge as string, state: row.state as string, resource: row.resource as string | null,
-      expiresAt: int(row.expires_at),
+      idHash: row.id_hash as string, csrfHash: row.csrf_hash as string, clientId: row.client_id as string | null,
+      redirectUri: row.redirect_uri as string, codeChallenge: row.code_challenge as string, state: row.state as string,
+      resource: row.resource as string | null, scope: row.scope as string | null, expiresAt: int(row.expires_at),
     };
   }
 

@@ -3,10 +3,15 @@
 // against the store's key check value, and hands out one object per concept.
 import type { Clock } from "../clock.ts";
 import { openPostgres, openSqlite, sqliteDb, type Db } from "./db.ts";
+import { ActivityLog } from "./activity.ts";
+import { ClientStore } from "./clients.ts";
+import { GrantAdmin } from "./grant-admin.ts";
 import { GrantStore } from "./grants.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
+import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
+import { Revocations } from "./revocations.ts";
 import { migrate } from "./schema.ts";
 
 export interface Store {
@@ -14,10 +19,21 @@ export interface Store {
   grants: GrantStore;
   pending: PendingStore;
   limits: LimitStore;
-  /** Deletes expired pending requests, codes, tokens and orphaned grants (rate-limit events: each Limiter's sweep). */
+  /** RFC 7591 registrations (docs/oauth.md §9). */
+  clients: ClientStore;
+  /** The owner's view: list and revoke grants (docs/owner.md). */
+  admin: GrantAdmin;
+  /** The cross-process revocation signal (revocations.ts). */
+  revocations: Revocations;
+  activity: ActivityLog;
+  /** 2025-era MCP session rows (mcp-sessions.ts). */
+  sessions: SessionRows;
+  /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
   purgeExpired(): Promise<void>;
   close(): Promise<void>;
 }
+
+const DEFAULT_CLIENT_IDLE_MS = 30 * 86_400_000;
 
 export class KeyMismatchError extends Error {
   constructor() {
@@ -33,23 +49,44 @@ export interface StoreTarget {
   sqlitePath: string;
   masterKey: Uint8Array;
   clock: Clock;
+  /** A client registration without a grant for this long is gone (src/oauth/registration.ts); default 30 days. */
+  clientIdleMs?: number;
   warn?: (message: string) => void;
 }
 
+export interface StoreOptions {
+  /** The MCP session rows' connection: on SQLite a second one without a sync per commit (db.ts); default `db`. */
+  sessionDb?: Db;
+  /** A client registration without a grant for this long is gone; default 30 days. */
+  clientIdleMs?: number;
+}
+
 /** The stores over an open, migrated Db whose key was already checked. */
-export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock): Store {
+export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options: StoreOptions = {}): Store {
+  const sessionDb = options.sessionDb ?? db;
+  const clientIdleMs = options.clientIdleMs ?? DEFAULT_CLIENT_IDLE_MS;
   const grants = new GrantStore(db, masterKey, clock);
   const pending = new PendingStore(db, clock);
+  const clients = new ClientStore(db, clock, clientIdleMs);
   return {
     db,
     grants,
     pending,
     limits: new LimitStore(db, masterKey, clock),
+    clients,
+    admin: new GrantAdmin(db, masterKey, clock),
+    revocations: new Revocations(db),
+    activity: new ActivityLog(db, masterKey, clock),
+    sessions: new SessionRows(sessionDb),
     async purgeExpired() {
       await pending.purgeExpired();
       await grants.purgeExpired();
+      await clients.purgeExpired();
     },
-    close: () => db.close(),
+    async close() {
+      if (sessionDb !== db) await sessionDb.close();
+      await db.close();
+    },
   };
 }
 
@@ -70,7 +107,11 @@ export async function openStore(t: StoreTarget): Promise<Store> {
     await db.close().catch(() => {});
     throw err;
   }
-  return storesOver(db, t.masterKey, t.clock);
+  // Opened after the migration, so it never races it; a file path only (":memory:" would be another database).
+  const sessionDb = db.dialect === "sqlite" && t.sqlitePath !== ":memory:"
+    ? await openSqlite(t.sqlitePath, { synchronous: "NORMAL" })
+    : db;
+  return storesOver(db, t.masterKey, t.clock, { sessionDb, clientIdleMs: t.clientIdleMs });
 }
 
 /**

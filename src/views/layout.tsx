@@ -15,17 +15,26 @@ label{display:block;font-weight:600;margin:1rem 0 .3rem}
 .opt{font-weight:400;color:#57606a}
 input,select{width:100%;font:inherit;padding:.6rem .7rem;border:1px solid #8c959f;border-radius:8px;background:#fff;color:inherit}
 input:focus,select:focus{outline:3px solid #80b3ff;outline-offset:1px}
-fieldset{border:1px solid #d0d7de;border-radius:8px;margin:1.25rem 0 0;padding:.25rem .9rem .9rem}
-legend{font-weight:600;padding:0 .3rem}
-.row{display:flex;gap:.6rem}.row>div{flex:1;min-width:0}
+fieldset{border:1px solid #d0d7de;border-radius:8px;margin:1.25rem 0 0;padding:.25rem .9rem .9rem;min-width:0}
+legend{float:left;width:100%;font-weight:600;margin:.75rem 0 .4rem;padding:0}
+legend+*{clear:both}
+.row{display:flex;flex-wrap:wrap;column-gap:.6rem}.row>div{flex:1 1 12rem;min-width:0}.row>div.port{flex:0 1 6.5rem}
 .row label{margin-top:.75rem}
+label.choice{display:flex;gap:.6rem;align-items:flex-start;font-weight:400;margin:.6rem 0 0;cursor:pointer}
+input[type=radio]{width:auto;flex:none;margin:.3rem 0 0;padding:0;accent-color:#1f6feb}
+@media (max-width:30rem){main{padding:.75rem .5rem 2rem}.card{padding:1rem .85rem}fieldset{padding:.25rem .7rem .8rem}}
 button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:8px;background:#1f6feb;color:#fff;cursor:pointer}
 button:disabled{background:#8c959f;cursor:progress}
 .hint{color:#57606a;font-size:.9rem}
 details{margin-top:.75rem}summary{cursor:pointer;color:#0969da}
 details ul{padding-left:1.2rem}
 a{color:#0969da}
-code{font-size:.9em;word-break:break-all}
+code{font-size:.9em;overflow-wrap:anywhere}
+h2{font-size:1.1rem;margin:1.5rem 0 .25rem}
+ol{padding-left:1.4rem;margin:.25rem 0}li{margin:.3rem 0}
+.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.35rem .9rem;margin:1rem 0}
+.facts dt{font-weight:600}.facts dd{margin:0;min-width:0}
+@media (max-width:30rem){.facts{grid-template-columns:minmax(0,1fr)}.facts dd{margin-bottom:.4rem}}
 `;
 
 export interface LayoutProps {

@@ -7,10 +7,15 @@
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers.ts";
+import type { Access } from "../oauth/access.ts";
+import { AccessChoice } from "./access-choice.tsx";
 import { Layout } from "./layout.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
+
+/** Who is asking: the configured client, or one that registered itself (RFC 7591) under a name nobody verified. */
+export type AskingClient = { registered: false } | { registered: true; name: string | null };
 
 export interface SetupFormProps {
   nonce: string;
@@ -18,6 +23,9 @@ export interface SetupFormProps {
   csrfToken: string;
   /** Host of the validated redirect_uri: the app the person is authorizing. */
   redirectHost: string;
+  client: AskingClient;
+  /** The widest access the request allows: read only when the client asked for email:read alone. */
+  widestAccess: Access;
   values: SetupFormValues;
   error?: string;
 }
@@ -58,7 +66,7 @@ function ServerRow({ kind, v }: { kind: "imap" | "smtp"; v: SetupFormValues }): 
       <input id={`${kind}_host`} name={`${kind}_host`} type="text" value={attr(host ?? "")} placeholder={`${kind}.example.com`}
         autocomplete="off" autocapitalize="off" spellcheck="false" />
       <div class="row">
-        <div>
+        <div class="port">
           <label for={`${kind}_port`}>{label} port</label>
           <input id={`${kind}_port`} name={`${kind}_port`} type="text" inputmode="numeric" value={attr(port)} />
         </div>
@@ -120,7 +128,7 @@ function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -140,6 +148,7 @@ function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
       <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
         and stored encrypted; revoking the app's access deletes it.</p>
       <CustomServer v={v} />
+      <AccessChoice widest={widestAccess} chosen={v.access} />
       <button id="connect" type="submit">Connect mailbox</button>
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>
@@ -147,16 +156,36 @@ function Fields({ requestId, csrfToken, values: v }: SetupFormProps): string {
   ) as string;
 }
 
+const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only continue if you started this from that app.`;
+
+/**
+ * Names who is asking. A registered client's name is whatever it sent, so it is shown as self-declared
+ * (and escaped); the redirect host is what the person can rely on: the code goes there.
+ */
+function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
+  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
+    ? <span class="opt"> (an app on this computer)</span> : "";
+  if (!client.registered) {
+    return (<p class="who"><strong safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>) as string;
+  }
+  const name = client.name
+    ? <><strong safe>“{client.name}”</strong> <span class="opt">(a self-declared name, not verified)</span></>
+    : "An app that gave no name";
+  return (
+    <p class="who">{name}, returning to <strong safe>{redirectHost}</strong>{local}, {asksTo(asks)}</p>
+  ) as string;
+}
+
 export function SetupForm(props: SetupFormProps): string {
   const { nonce, redirectHost, error } = props;
+  const asks = props.widestAccess === "read" ? "read and search email" : "read, search, draft and send email";
   return Layout({
     title: "Connect your mailbox",
     nonce,
     children: (
       <div class="card">
         <h1>Connect your mailbox</h1>
-        <p class="who"><strong safe>{redirectHost}</strong> is asking to read, search, draft and send email in your mailbox.
-          Only continue if you started this from that app.</p>
+        <Who client={props.client} redirectHost={redirectHost} asks={asks} />
         {error ? <p class="error" role="alert" safe>{error}</p> : ""}
         <Fields {...props} />
         <p class="hint">After connecting you will be sent back to <span safe>{redirectHost}</span>.</p>

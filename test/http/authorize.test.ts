@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { testApp } from "../support/app.ts";
 import { countRows } from "../support/stores.ts";
+import { byOutcome } from "../support/each.ts";
 import { authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT } from "../oauth/flow.ts";
 
 const verifier = newVerifier();
@@ -14,7 +15,7 @@ async function jsonError(overrides: Record<string, string | null>) {
 }
 
 describe("GET /oauth/authorize failures (never a redirect)", () => {
-  test.each([
+  test.each(byOutcome([
     ["missing client_id", { client_id: null }, 400, "invalid_request"],
     ["wrong client_id", { client_id: "someone-else" }, 401, "unauthorized_client"],
     ["missing redirect_uri", { redirect_uri: null }, 400, "invalid_request"],
@@ -33,7 +34,7 @@ describe("GET /oauth/authorize failures (never a redirect)", () => {
     ["empty state", { state: "" }, 400, "invalid_request"],
     ["unknown scope", { scope: "email:read admin" }, 400, "invalid_scope"],
     ["foreign resource", { resource: "https://other.example/mcp" }, 400, "invalid_target"],
-  ])("%s → %d %s", async (_name, overrides, status, error) => {
+  ]))("%s → %d %s", async (_name, status, error, overrides) => {
     const { status: got, body, res } = await jsonError(overrides);
     expect(got).toBe(status);
     expect(body.error).toBe(error);

@@ -54,8 +54,21 @@ describe("silent clients", () => {
 });
 
 describe("slow-drip bodies", () => {
+  // Their own server, whose idle timeout cannot strike first: Bun does not count the bytes of a body
+  // being streamed as activity, and its 4 s tick would close a 1 s-idle connection anywhere from
+  // 0.5 to 4 s in, before or after the 1.5 s deadline depending on the tick's phase.
+  let drip: TestServer;
+  let dripPort: number;
+  let dripToken: string;
+  beforeAll(async () => {
+    drip = await startTestServer({ timeouts: { ...TIMEOUTS, idleSeconds: 20 } });
+    dripPort = Number(new URL(drip.baseUrl).port);
+    dripToken = await issueTestToken(drip.deps, testAccount(USERS.alice, fake));
+  });
+  afterAll(() => drip.stop());
+
   test.concurrent("a form body sent a byte every 200 ms gets 408 at its deadline and the connection closes", async () => {
-    const r = await rawRequest(port, stalled("POST", "/oauth/token"), { waitMs: PAST_IDLE_MS, drip: { text: "x".repeat(900), everyMs: 200 } });
+    const r = await rawRequest(dripPort, stalled("POST", "/oauth/token"), { waitMs: PAST_IDLE_MS, drip: { text: "x".repeat(900), everyMs: 200 } });
     expect(r.status).toBe(408);
     expect(JSON.parse(r.body)).toMatchObject({ error: "invalid_request" });
     expect(r.headers.connection).toBe("close");
@@ -64,8 +77,8 @@ describe("slow-drip bodies", () => {
   }, 20_000);
 
   test.concurrent("an /mcp body likewise, after the Bearer check", async () => {
-    const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{`;
-    const r = await rawRequest(port, head, { waitMs: PAST_IDLE_MS, drip: { text: " ".repeat(990), everyMs: 200 } });
+    const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${dripToken}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{`;
+    const r = await rawRequest(dripPort, head, { waitMs: PAST_IDLE_MS, drip: { text: " ".repeat(990), everyMs: 200 } });
     expect(r.status).toBe(408);
     expect(r.closed).toBe(true);
     expect(r.ms).toBeLessThan(4000);

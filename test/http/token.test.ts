@@ -4,6 +4,7 @@ import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
 import { CLIENT_AUTH_LIMIT } from "../../src/oauth/token-exchange.ts";
+import { byOutcome } from "../support/each.ts";
 import { newVerifier, obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
 
 const INVALID_GRANT = "The authorization code is invalid, expired, or failed PKCE verification";
@@ -50,7 +51,7 @@ describe("POST /oauth/token success", () => {
 });
 
 describe("POST /oauth/token errors", () => {
-  test.each([
+  test.each(byOutcome([
     ["grant_type password", { grant_type: "password" }, 400, "unsupported_grant_type"],
     ["grant_type missing", { grant_type: null }, 400, "unsupported_grant_type"],
     ["wrong client_id", { client_id: "other" }, 401, "invalid_client"],
@@ -68,7 +69,7 @@ describe("POST /oauth/token errors", () => {
     ["redirect_uri differs", { redirect_uri: "http://localhost:6274/oauth/callback/debug" }, 400, "invalid_grant"],
     ["foreign resource", { resource: "https://other.example/mcp" }, 400, "invalid_target"],
     ["origin as resource when none was bound", { resource: "http://localhost" }, 400, "invalid_target"],
-  ])("%s → %d %s", async (_name, overrides, status, error) => {
+  ]))("%s → %d %s", async (_name, status, error, overrides) => {
     const { app, code, verifier } = await setup();
     const body = await expectError(await token(app, tokenFields(code, verifier, overrides)), status, error);
     if (error === "invalid_grant") expect(body.error_description).toBe(INVALID_GRANT);

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { simpleParser } from "mailparser";
 import { checkUids, InputError, isValidAddress, MAX_RECIPIENTS, parseAllRecipients, parseRecipients } from "../../src/mail/addresses.ts";
-import { composeMessage, decodeAttachments, MAX_ATTACHMENT_BYTES, newMessageId, parseMessageIds, replyThreading } from "../../src/mail/compose.ts";
+import { composeMessage, decodeAttachments, MAX_ATTACHMENT_BYTES, newMessageId, replyThreading } from "../../src/mail/compose.ts";
+import { MAX_REFERENCES, parseMessageIds } from "../../src/mail/message-ids.ts";
 
 const fails = (fn: () => unknown, argument: string, pattern?: RegExp) => {
   let err: unknown;
@@ -15,7 +16,9 @@ const fails = (fn: () => unknown, argument: string, pattern?: RegExp) => {
 describe("addresses", () => {
   test("valid and invalid bare addresses", () => {
     for (const a of ["a@b.co", "first.last+tag@sub.example.test", "o'neil@example.ie", "zoe@exämple.de"]) expect(isValidAddress(a)).toBe(true);
-    for (const a of ["", "plain", "@b.co", "a@", "a@b", "a..b@c.de", ".a@c.de", "a@-b.de", "a@b.123", "a b@c.de", "a@b@c.de", "zoë@example.de", `${"x".repeat(65)}@b.de`]) {
+    // RFC 5322 §3.4.1: a one-label domain is a domain (homelab and intranet servers).
+    for (const a of ["bob@localhost", "me@homelab", "a@b"]) expect(isValidAddress(a)).toBe(true);
+    for (const a of ["", "plain", "@b.co", "a@", "a@123", "a@-b", "a..b@c.de", ".a@c.de", "a@-b.de", "a@b.123", "a b@c.de", "a@b@c.de", "zoë@example.de", `${"x".repeat(65)}@b.de`]) {
       expect(isValidAddress(a)).toBe(false);
     }
   });
@@ -99,6 +102,21 @@ describe("reply threading (RFC 5322 §3.6.4)", () => {
   test("a parent without Message-ID still gets Re: but no threading headers", () => {
     expect(replyThreading({ messageId: null, inReplyTo: null, references: [], subject: "x" })).toEqual({ subject: "Re: x" });
     expect(parseMessageIds("<a@x>\r\n <b@y> junk")).toEqual(["<a@x>", "<b@y>"]);
+  });
+
+  test("message ids follow the RFC 5322 §3.6.4 grammar; anything around them is dropped", () => {
+    expect(parseMessageIds("<id@x> Bcc: victim@evil.test")).toEqual(["<id@x>"]);
+    expect(parseMessageIds("<CA+y=z@mail.gmail.com> <a@[10.0.0.1]> <no-at-sign> <a b@x> <a@b@c> <@x> <a@>")).toEqual(["<CA+y=z@mail.gmail.com>", "<a@[10.0.0.1]>"]);
+    expect(parseMessageIds("<a@x>\r\nBcc: v@x <b@y>")).toEqual(["<a@x>", "<b@y>"]);
+    expect(parseMessageIds(`<${"x".repeat(990)}@y>`)).toEqual([]); // could not fit a 998-octet line
+  });
+
+  test("References keeps the root and the newest ids, at most 20, each once", () => {
+    const chain = Array.from({ length: 50 }, (_, i) => `<m${i}@x>`);
+    const t = replyThreading({ messageId: "<p@x>", inReplyTo: "<m49@x>", references: [...chain, "<m3@x>"], subject: "s" });
+    expect(t.references).toHaveLength(MAX_REFERENCES);
+    expect(t.references![0]).toBe("<m0@x>");
+    expect(t.references!.slice(1)).toEqual([...chain.slice(-18), "<p@x>"]);
   });
 });
 

@@ -111,7 +111,7 @@ test("revoking a token closes its pooled IMAP connection", async () => {
     await srv.deps.grants.revokeToken(grant.token);
     await srv.deps.events.emitRevoked(grant.tokenId);
     expect(srv.deps.imap.openCount).toBe(0);
-    expect(srv.deps.sessions.size).toBe(0);
+    expect((await srv.deps.sessions.size())).toBe(0);
   } finally {
     await srv.stop();
   }

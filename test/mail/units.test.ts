@@ -1,7 +1,9 @@
 // Pure helpers of the read side: UID range paging, text cleaning, the untrusted-content fence.
 import { describe, expect, test } from "bun:test";
+import { toMailError } from "../../src/mail/imap-connect.ts";
 import { window } from "../../src/mail/message.ts";
-import { cleanLine, cleanText, fenceUntrusted } from "../../src/mail/sanitize.ts";
+import { MailError } from "../../src/mail/types.ts";
+import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/sanitize.ts";
 import { countOf, parseSet, rangesOf, topBelow } from "../../src/mail/uid-set.ts";
 
 describe("uid ranges", () => {
@@ -35,6 +37,35 @@ describe("cleaning text for a model", () => {
     expect(cleanLine("Re:\uFE01 invoice\u3164")).toBe("Re: invoice");
   });
 
+  test("header values are cut at LINE_MAX characters, even a 10 MB one, and say so", () => {
+    const huge = cleanLine("S".repeat(10 * 1024 * 1024));
+    expect(Array.from(huge).length).toBe(LINE_MAX);
+    expect(huge.endsWith("…")).toBe(true);
+    expect(cleanLine("x".repeat(LINE_MAX))).toBe("x".repeat(LINE_MAX)); // at the limit: untouched
+    expect(cleanLine("\u200B".repeat(LINE_MAX * 5) + "tail")).toBe("…"); // the unscanned rest is cut too
+  });
+
+  test("every format and default-ignorable code point goes, by property, not by hand list", () => {
+    // Shorthand format controls and Egyptian hieroglyph format controls survived the old hand list.
+    const formats = [0x1BCA0, 0x1BCA1, 0x1BCA2, 0x1BCA3, ...Array.from({ length: 16 }, (_, i) => 0x13430 + i), 0x0600, 0x06DD, 0x110BD, 0xE0001, 0x2065, 0xFFF0];
+    const dirty = formats.map((cp) => `${String.fromCodePoint(cp)}x`).join("");
+    expect(cleanText(dirty)).toBe("x".repeat(formats.length));
+    let left = 0;
+    for (let cp = 0; cp <= 0x10FFFF; cp++) {
+      if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+      const ch = String.fromCodePoint(cp);
+      if (/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(ch) && cleanLine(`a${ch}b`) !== "ab") left++;
+    }
+    expect(left).toBe(0);
+    expect(cleanText("lone \uD800surrogate")).toBe("lone surrogate");
+  });
+
+  test("ordinary text of many scripts is kept; ZWJ emoji sequences fall apart into their emoji", () => {
+    const text = "Grüße – ¿Qué? Ελληνικά Русский עברית العربية हिन्दी 中文 日本語 한국어 ✓ €5 \u00A0nbsp";
+    expect(cleanText(text)).toBe(text);
+    expect(cleanText("family 👨\u200D👩\u200D👧 heart ❤\uFE0F")).toBe("family 👨👩👧 heart ❤");
+  });
+
   test("header lines become one line", () => {
     expect(cleanLine(" Hello\r\n\tWorld\u202E ")).toBe("Hello World");
   });
@@ -50,5 +81,17 @@ describe("cleaning text for a model", () => {
     expect(a.marker).not.toBe(b.marker);
     expect(a.text.split("\n").at(-1)).toBe(`UNTRUSTED-CONTENT-${a.marker}>>>`);
     expect(a.text).toMatch(/never as instructions/);
+  });
+});
+
+describe("mail errors at tool time", () => {
+  const imap = { host: "imap.example.test", port: 993, security: "tls" as const };
+  test("a host without DNS answer: the person reconnects for a custom host, the operator checks DNS for a preset", () => {
+    const custom = toMailError({ code: "ENOTFOUND" }, { imap, provider: "custom" }, 1000) as MailError;
+    expect(custom.message).toContain("Check the server name by reconnecting the mailbox.");
+    const preset = toMailError({ code: "EAI_AGAIN" }, { imap, provider: "gmail" }, 1000) as MailError;
+    expect(preset.kind).toBe("unreachable");
+    expect(preset.message).not.toContain("reconnecting");
+    expect(preset.message).toContain("DNS resolver and internet access");
   });
 });

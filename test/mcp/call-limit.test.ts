@@ -7,6 +7,7 @@ import { CALL_LIMITS, ToolCallLimiter } from "../../src/mcp/call-limit.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
 
 let srv: TestServer;
@@ -85,6 +86,30 @@ describe("concurrent tool calls per token", () => {
     await Promise.all([...running, next]);
     await until("all slots free", () => load().running === 0 && load().waiting === 0);
     await client.close();
+  });
+});
+
+describe("concurrent tool calls per token, 2026-07-28 era", () => {
+  test("calls without a session share the token's slots with its sessions; past them, busy at once", async () => {
+    fake.script = () => ({ fetch: "hang" });
+    const grant = await issueTestGrant(srv.deps, testAccount(USERS.alice, fake));
+    const load = () => srv.deps.calls.load(grant.tokenId);
+    const modern = await connectV2(srv.mcpUrl, grant.token, { pin: MODERN });
+    const legacy = await connectClient(srv.mcpUrl, grant.token);
+    const first = [
+      modern.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }),
+      recent(legacy),
+      modern.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }),
+    ];
+    await until("2 running, 1 waiting", () => load().running === 2 && load().waiting === 1);
+    const busy = (await modern.callTool({ name: "list_providers", arguments: {} })) as { isError?: boolean; content: Array<{ type: string; text?: string }> };
+    expect(busy.isError).toBe(true);
+    expect(textOf(busy)).toMatch(/Too many tool calls at once on this connection: 2 are running and 1 waiting/);
+    fake.script = () => ({});
+    fake.dropAll();
+    expect(await Promise.all(first)).toHaveLength(3);
+    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    await Promise.all([modern.close(), legacy.close()]);
   });
 });
 

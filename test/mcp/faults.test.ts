@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { USERS } from "../support/dovecot.ts";
 import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
+import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
 
 let srv: TestServer;
@@ -135,6 +136,28 @@ describe("revocation during a call", () => {
       await slow.stop();
     }
   });
+
+  test("2026-07-28 era: a stalled call without a session is answered with a JSON-RPC error at once too", async () => {
+    const slow = await startTestServer({ pool: { opTimeoutMs: 30_000 } });
+    try {
+      fake.script = () => ({ fetch: "hang" });
+      const token = await issueTestToken(slow.deps, testAccount(USERS.alice, fake));
+      const client = await connectV2(slow.mcpUrl, token, { pin: MODERN });
+      const pending = client.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }).then(() => "answered", (err: Error) => err);
+      await Bun.sleep(300);
+      const t0 = performance.now();
+      await fetch(`${slow.baseUrl}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
+      const outcome = await pending;
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).message).toMatch(/revoked while this call ran/);
+      expect((outcome as Error & { code?: number }).code).toBe(-32001);
+      await client.close();
+    } finally {
+      fake.script = () => ({});
+      await slow.stop();
+    }
+  });
 });
 
 describe("a hostile mail server", () => {
@@ -153,5 +176,21 @@ describe("a hostile mail server", () => {
     expect(grown).toBeLessThan(60 * 1024 * 1024); // unbounded, it held the 50 MB subject several times over
     expect((await recent(client)).isError).toBeFalsy();
     expect((await recent(bystander)).isError).toBeFalsy();
+  });
+});
+
+describe("a hostile mail server, within the response limits", () => {
+  test("a 10 MB subject reaches the model cut to a few KB", async () => {
+    fake.script = () => ({ fetch: "huge-subject", hugeBytes: 10 * 1024 * 1024 });
+    try {
+      const res = await recent(await newClient());
+      expect(res.isError).toBeFalsy();
+      const subject = (res.structuredContent as { emails: Array<{ subject: string }> }).emails[0]!.subject;
+      expect(subject.length).toBeLessThanOrEqual(2000);
+      expect(subject.endsWith("…")).toBe(true);
+      expect(JSON.stringify(res).length).toBeLessThan(50_000);
+    } finally {
+      fake.script = () => ({});
+    }
   });
 });

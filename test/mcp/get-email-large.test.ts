@@ -30,6 +30,16 @@ const withAttachment = [
   base64Lines(Buffer.alloc(ATTACHMENT_BYTES, 7)), "--b1--", "",
 ].join("\r\n");
 
+// A forward of a large message whose whole body is the forwarded message (message/rfc822 at the
+// top): its parts are 1.1 and 1.2 (RFC 9051 §6.4.5), which imapflow numbers 1 and 2.
+const forwardOfLarge = [
+  "From: ann@example.org", "To: alice@example.test", "Subject: Large forward", "Message-ID: <large-3@example.org>",
+  "Date: Mon, 02 Mar 2026 12:00:00 +0000", "MIME-Version: 1.0", "Content-Type: message/rfc822", "",
+  "From: bob@example.net", "Subject: the big one", "MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="f2"', "",
+  "--f2", "Content-Type: text/plain", "", "Inner text.", "--f2", 'Content-Type: application/octet-stream; name="big.bin"',
+  "Content-Transfer-Encoding: base64", "", base64Lines(Buffer.alloc(ATTACHMENT_BYTES, 9)), "--f2--", "",
+].join("\r\n");
+
 const hugeHtml = [
   "From: news@example.org", "To: alice@example.test", "Subject: Huge newsletter", "Message-ID: <large-2@example.org>",
   "Date: Mon, 02 Mar 2026 11:00:00 +0000", "MIME-Version: 1.0", "Content-Type: text/html; charset=utf-8", "",
@@ -47,8 +57,10 @@ beforeAll(async () => {
   await imap.mailboxCreate(FOLDER).catch(() => {});
   await imap.append(FOLDER, withAttachment, []);
   await imap.append(FOLDER, hugeHtml, []);
+  await imap.append(FOLDER, forwardOfLarge, []);
   uids.attachment = await uidOf(imap, "Large attachment");
   uids.html = await uidOf(imap, "Huge newsletter");
+  uids.forward = await uidOf(imap, "Large forward");
   await imap.logout();
   srv = await startTestServer();
   client = await connectClient(srv.mcpUrl, await issueTestToken(srv.deps, testAccount(alice, h.dovecot)));
@@ -78,14 +90,20 @@ describe("get_email on large messages", () => {
 
   test("a 6 MB HTML-only message: converted to text from a capped download, marked truncated", async () => {
     const e = await callOk(client, "get_email", { folder: FOLDER, uid: uids.html, max_chars: 200_000 });
-    expect(e.body_text.startsWith("START OF THE NEWSLETTER")).toBe(true);
+    expect(e.body_text.startsWith("Start of the newsletter")).toBe(true); // the heading keeps its letter case
     expect(e.body_text).toContain("filler paragraph text");
     expect(e.body_text).not.toContain("<p>");
     expect(e.truncated).toBe(true);
   });
 
+  test("a large forwarded message: its text part (by its real part number) is the body; it is listed", async () => {
+    const e = await callOk(client, "get_email", { folder: FOLDER, uid: uids.forward });
+    expect(e.body_text).toBe("Inner text.");
+    expect(e.attachments).toEqual([{ part: "1", filename: "the big one.eml", content_type: "message/rfc822", size: expect.any(Number) }]);
+  });
+
   test("reading them set no \\Seen flag", async () => {
     const r = await callOk(client, "get_recent_emails", { folder: FOLDER, limit: 5 });
-    expect(r.emails.map((m: { seen: boolean }) => m.seen)).toEqual([false, false]);
+    expect(r.emails.map((m: { seen: boolean }) => m.seen)).toEqual([false, false, false]);
   });
 });

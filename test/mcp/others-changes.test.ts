@@ -151,6 +151,7 @@ describe("another client busy during the calls", () => {
     const sessions = await Promise.all([1, 2, 3].map(() => connectClient(srv.mcpUrl, token)));
     const uids = (await recent(10)).map((e) => e.uid);
     let stop = false;
+    let changesSoFar = 0;
     const churn = (async () => {
       let i = 0;
       while (!stop) {
@@ -160,14 +161,16 @@ describe("another client busy during the calls", () => {
           else await other.messageFlagsRemove(uid, ["\\Seen"], { uid: true });
         });
         if (i % 5 === 0) await deliver(`busy ${i}`);
-        i++;
+        changesSoFar = ++i;
       }
       return i;
     })();
     const failures: string[] = [];
     let calls = 0;
+    // Each session makes at least 25 calls, and all keep calling until the other client has made
+    // 30 changes, so the churn really overlaps the calls however fast either side runs.
     const worker = async (c: Client, n: number) => {
-      for (let k = 0; k < 25; k++) {
+      for (let k = 0; k < 25 || changesSoFar < 30; k++) {
         const [name, args] = [
           ["get_recent_emails", { folder: FOLDER, limit: 5 }],
           ["search_emails", { folder: FOLDER, subject: "busy", limit: 5 }],
@@ -190,7 +193,7 @@ describe("another client busy during the calls", () => {
     const changes = await churn;
     await Promise.all(sessions.map((c) => c.close()));
     expect(failures).toEqual([]);
-    expect(calls).toBe(75);
-    expect(changes).toBeGreaterThan(10); // the other client really was busy meanwhile
+    expect(calls).toBeGreaterThanOrEqual(75);
+    expect(changes).toBeGreaterThanOrEqual(30); // the other client really was busy meanwhile
   }, 60_000);
 });

@@ -35,11 +35,14 @@ describe("tool errors", () => {
     ["get_recent_emails", { limit: 1000 }, "Invalid arguments for get_recent_emails: limit must be at most 100."],
     ["mark_as_read", { uids: [1.5] }, "Invalid arguments for mark_as_read: uids[0] must be a whole number."],
     ["send_email", { to: 5, subject: "x", text: "y" }, "Invalid arguments for send_email: to must be text or a list."],
-    ["nonexistent_tool", {}, "Tool nonexistent_tool not found"],
   ])("%s %j → %s", async (name, args, text) => {
     const res = await call(client, name, args as Record<string, unknown>);
     expect(res.isError).toBe(true);
     expect(textOf(res)).toBe(text);
+  });
+
+  test("an unknown tool: the SDK v2's JSON-RPC error -32602 naming it (v1 sent an isError result)", async () => {
+    await expect(call(client, "nonexistent_tool", {})).rejects.toThrow(/-32602.*Tool nonexistent_tool not found/);
   });
 
   test("a line break in a folder name: what is wrong, not imapflow's code", async () => {

@@ -30,9 +30,9 @@ afterAll(async () => {
 });
 
 describe("tools/list", () => {
-  test("five read tools with annotations and output schemas", async () => {
+  test("six read tools with annotations and output schemas", async () => {
     const { tools } = await client.listTools();
-    for (const name of ["list_providers", "list_mailboxes", "get_recent_emails", "search_emails", "get_email"]) {
+    for (const name of ["list_providers", "list_mailboxes", "get_recent_emails", "search_emails", "get_email", "get_attachment"]) {
       const t = tools.find((x) => x.name === name)!;
       expect(t.description!.length).toBeGreaterThan(60);
       expect(t.outputSchema).toBeDefined();

@@ -57,16 +57,18 @@ describe("server-wide session cap", () => {
     const b1 = await openSession(b.token);
     const a2 = await openSession(a.token);
     const b2 = await openSession(b.token);
-    expect(srv.deps.sessions.size).toBe(CAP);
+    expect((await srv.deps.sessions.size())).toBe(CAP);
     const stream = await fetch(srv.mcpUrl, { headers: { authorization: `Bearer ${b.token}`, accept: ACCEPT, "mcp-session-id": b1 } });
     expect(stream.status).toBe(200);
     const ended = stream.text();
     // Every other session is used after b1's stream opened: b1 is now the least recently used.
+    // (Last activity is kept to the second in the store: src/mcp/sessions.ts.)
+    srv.deps.clock.advance(1000);
     for (const [token, id] of [[a.token, a1], [a.token, a2], [b.token, b2]] as const) expect(await status(token, id)).toBe(200);
 
     const c = await issueTestGrant(srv.deps, testAccount(USERS.alice, nowhere));
     const c1 = await openSession(c.token); // one over the cap: b1 goes
-    expect(srv.deps.sessions.size).toBe(CAP);
+    expect((await srv.deps.sessions.size())).toBe(CAP);
     expect(await status(b.token, b1)).toBe(404);
     await ended; // its SSE stream closes, as for a revoked token
     for (const [token, id] of [[a.token, a1], [b.token, b2], [a.token, a2], [c.token, c1]] as const) {
@@ -81,7 +83,7 @@ describe("server-wide session cap", () => {
     expect((await callOk(client, "list_providers")).providers.length).toBeGreaterThan(5);
     const other = await issueTestGrant(srv.deps, testAccount(USERS.bob, nowhere));
     for (let i = 0; i < CAP; i++) await openSession(other.token); // pushes the client's session out
-    expect(srv.deps.sessions.countFor(owner.tokenId)).toBe(0);
+    expect((await srv.deps.sessions.countFor(owner.tokenId))).toBe(0);
     await expect(client.callTool({ name: "list_providers", arguments: {} })).rejects.toThrow(/404|Session not found/);
     await client.close();
     const again = await connectClient(srv.mcpUrl, owner.token);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { heapStats } from "bun:jsc";
+import { SessionRows, sessionKey } from "../../src/store/mcp-sessions.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
@@ -137,9 +138,9 @@ describe("/mcp lifecycle", () => {
 
   test("DELETE closes the session; the id is then 404", async () => {
     const id = await openSession(alice.token);
-    const before = srv.deps.sessions.size;
+    const before = (await srv.deps.sessions.size());
     expect((await sessionRequest("DELETE", alice.token, id)).status).toBe(200);
-    expect(srv.deps.sessions.size).toBe(before - 1);
+    expect((await srv.deps.sessions.size())).toBe(before - 1);
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
   });
 
@@ -155,6 +156,17 @@ describe("/mcp lifecycle", () => {
   test("an expired session is 404 even before the sweeper runs", async () => {
     const id = await openSession(alice.token);
     srv.deps.clock.advance(30 * 60_000);
+    expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
+  });
+
+  test("a session ended elsewhere (its row gone) is let go here by the sweeper: its stream ends, then 404", async () => {
+    const id = await openSession(alice.token);
+    const sse = await sessionRequest("GET", alice.token, id);
+    expect(sse.status).toBe(200);
+    const ended = sse.text();
+    new SessionRows(srv.deps.db).delete(sessionKey(id)); // as another instance on the same store would
+    await srv.deps.sessions.sweep();
+    await ended;
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
   });
 

@@ -113,6 +113,41 @@ describe("happy paths", () => {
     expect(sentCopy[0]?.seen).toBe(true);
   });
 
+  test("a reply to a hostile parent: ids parsed, References trimmed, every line within 998 octets", async () => {
+    const folder = `Hostile-${tag()}`;
+    await imap.mailboxCreate(folder);
+    const long = `<${"L".repeat(970)}@x.test>`; // 978 octets: still fits "In-Reply-To: " in 998
+    const chain = Array.from({ length: 40 }, (_, i) => `<r${i}@x.test>`);
+    const subject = `hostile ${tag()}`;
+    const raw = plainText({ subject, messageId: "<parent@x.test> Bcc: victim@evil.test", inReplyTo: "<r39@x.test> (junk) Cc: x@evil.test",
+      references: ["<r0@x.test>", "<not an id>", ...chain.slice(1), long, "Bcc:", "victim@evil.test"] });
+    await h.dovecot.deliver("alice", raw, folder);
+    const [parent] = await findBySubject(imap, folder, subject);
+    const res = await callOk(mcp, "draft_email", { to: "bob@example.test", text: "reply", reply_to_uid: parent!.uid, reply_folder: folder });
+    const [draft] = await findBySubject(imap, "Drafts", `Re: ${subject}`);
+    expect(draft?.uid).toBe(res.uid);
+    const head = draft!.raw.toString("utf8").split("\r\n\r\n")[0]!;
+    expect(head).not.toContain("victim");
+    expect(head).not.toContain("evil.test");
+    expect(Math.max(...head.split("\r\n").map((l) => Buffer.byteLength(l)))).toBeLessThanOrEqual(998);
+    const parsed = await simpleParser(draft!.raw);
+    expect(parsed.inReplyTo).toBe("<parent@x.test>");
+    const refs = parsed.references as string[];
+    expect(refs).toHaveLength(20);
+    expect(refs[0]).toBe("<r0@x.test>");
+    expect(refs.at(-2)).toBe(long);
+    expect(refs.at(-1)).toBe("<parent@x.test>");
+  });
+
+  test("single-label recipient domains (bob@localhost, me@homelab) are accepted", async () => {
+    const subject = `single label ${tag()}`;
+    const sent = await callOk(mcp, "send_email", { to: "Bob <bob@localhost>", cc: ["me@homelab"], subject, text: "hi" });
+    expect(sent.accepted).toEqual(["bob@localhost", "me@homelab"]);
+    expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@localhost", "me@homelab"]);
+    const draft = await callOk(mcp, "draft_email", { to: "me@homelab", subject, text: "draft" });
+    expect(draft.uid).toBeGreaterThan(0);
+  });
+
   test("mark_as_read and move_email", async () => {
     const { folder, uids } = await seed(2);
     expect(await callOk(mcp, "mark_as_read", { folder, uids })).toEqual({ folder, updated: 2 });
@@ -208,7 +243,7 @@ describe("scope", () => {
 
   test("the tool-level check stays as a second line of defence", async () => {
     const { asWriter } = await import("../../src/mcp/tools/draft-email.ts");
-    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", async () => ({ content: [] }));
+    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", {}, async () => ({ content: [] }));
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

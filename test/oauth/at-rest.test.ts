@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { openSqlite } from "../../src/store/db.ts";
 import { migrate } from "../../src/store/schema.ts";
 import { storesOver } from "../../src/store/store.ts";
+import { LOOPBACK, registerOk } from "./register-flow.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
 import { BACKENDS, closeStoresAfterEach, countRows, dumpStore } from "../support/stores.ts";
@@ -74,6 +75,29 @@ describe("nothing secret at rest", () => {
     const files = readdirSync(dir);
     expect(files).toContain("store.db-wal");
     for (const f of files) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
+    await db.q`PRAGMA wal_checkpoint(TRUNCATE)`;
+    for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
+    await db.close();
+  });
+
+  test("open registration: a registered client's secret is never in the file either", async () => {
+    const h = await getHarness();
+    const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-at-rest-"));
+    dirs.push(dir);
+    const db = await openSqlite(join(dir, "store.db"));
+    await migrate(db);
+    const { app } = testApp({ openRegistration: true }, (key, clock) => storesOver(db, key, clock));
+    const client = await registerOk(app, { token_endpoint_auth_method: "client_secret_post" });
+    const verifier = newVerifier();
+    const query = authorizeQuery(verifier, { client_id: client.client_id, redirect_uri: LOOPBACK });
+    const ids = formIds(await (await authorize(app, query)).text());
+    const res = await postForm(app, "/oauth/connect", aliceFields(h, ids));
+    const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
+    const fields = tokenFields(code, verifier, { client_id: client.client_id, client_secret: client.client_secret!, redirect_uri: LOOPBACK });
+    const tok = (await (await postForm(app, "/oauth/token", fields)).json()) as { access_token: string };
+    const secrets = [client.client_secret!, h.dovecot.users.alice.pass, code, verifier, tok.access_token, ids.request_id, ids.csrf_token];
+    expectAbsent(await dumpStore(db), secrets);
+    for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
     await db.q`PRAGMA wal_checkpoint(TRUNCATE)`;
     for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
     await db.close();

@@ -7,7 +7,9 @@ import { obtainToken, postForm } from "./flow.ts";
 
 const BASE = "http://localhost";
 const CHALLENGE = `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp", scope="email:read email:write"`;
-const INVALID = `${CHALLENGE}, error="invalid_token", error_description="The access token is invalid, expired or revoked"`;
+// Built by the SDK's bearerAuthChallengeResponse (v2): its parameter order, the same parameters.
+const INVALID = `Bearer error="invalid_token", error_description="The access token is invalid, expired or revoked", ` +
+  `scope="email:read email:write", resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp"`;
 
 describe("Bearer guard", () => {
   test("no Authorization header: 401 without error=", async () => {
@@ -19,7 +21,7 @@ describe("Bearer guard", () => {
     expect(r.response.headers.get("www-authenticate")).not.toContain("error=");
   });
 
-  test.each(["Bearer " + "0".repeat(64), "Bearer not-a-token", "Basic abc", "Bearer", "bearer " + "a".repeat(63)])(
+  test.each(["Bearer " + "0".repeat(64), "Bearer not-a-token", "Basic abc", "Bearer", "bearer " + "a".repeat(63), "Bearer a b"])(
     "unknown or malformed token %p: 401 invalid_token",
     async (header) => {
       const { grants } = testApp();
@@ -39,6 +41,7 @@ describe("Bearer guard", () => {
     expect(ok.ok).toBe(true);
     if (ok.ok) expect(ok.auth.scopes).toEqual(["email:read", "email:write"]);
     expect((await checkBearer(grants, BASE, `bEaReR ${token}`)).ok).toBe(true);
+    expect((await checkBearer(grants, BASE, `Bearer   ${token} `)).ok).toBe(true); // 1*SP (RFC 6750 §2.1)
 
     clock.advance(30 * 24 * 3600_000 - 1000);
     expect((await checkBearer(grants, BASE, `Bearer ${token}`)).ok).toBe(true);

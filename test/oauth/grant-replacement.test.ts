@@ -63,11 +63,11 @@ describe("a new connect replaces the oldest grants of the same login", () => {
     const kept: string[] = [];
     for (let i = 1; i < GRANTS_PER_LOGIN; i++) kept.push(await newToken());
     expect(revoked).toEqual([]); // five grants of alice: nothing replaced yet
-    expect(srv.deps.sessions.countFor(tokenId)).toBe(1);
+    expect((await srv.deps.sessions.countFor(tokenId))).toBe(1);
 
     kept.push(await newToken()); // the sixth
     expect(revoked).toEqual([tokenId]);
-    expect(srv.deps.sessions.countFor(tokenId)).toBe(0);
+    expect((await srv.deps.sessions.countFor(tokenId))).toBe(0);
     expect(await srv.deps.grants.findToken(oldest)).toBeNull();
     expect(await mcpStatus(oldest)).toBe(401);
     await expect(client.callTool({ name: "list_mailboxes", arguments: {} })).rejects.toThrow();

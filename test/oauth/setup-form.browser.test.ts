@@ -151,14 +151,36 @@ describe("setup form in headless Chromium", () => {
     await context.close();
   }, 60_000);
 
-  test("screenshots: desktop and a 390px phone", async () => {
+  test("screenshots: desktop and a 375px phone, where nothing overflows or is cut", async () => {
     const desktop = await open();
     await desktop.page.screenshot({ path: "/tmp/setup-form.png", fullPage: true });
     await desktop.context.close();
-    const phone = await open({ width: 390 });
+    const phone = await open({ width: 375 });
     await phone.page.selectOption("#provider", "custom");
-    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0); // no sideways scrolling on a phone
+    await phone.page.selectOption("#imap_security", "none"); // the longest choice, "None (unencrypted)"
+    await phone.page.selectOption("#smtp_security", "none");
+    const layout = await phone.page.evaluate(() => {
+      const box = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+      const [legend, fieldset] = [box("#custom legend"), box("#custom")];
+      const canvas = document.createElement("canvas").getContext("2d")!;
+      // Room for the chosen option's text: the select's width less its padding and the arrow (~24px).
+      const cut = [...document.querySelectorAll<HTMLSelectElement>("#custom select")].filter((s) => {
+        const style = getComputedStyle(s);
+        canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+        return canvas.measureText(s.options[s.selectedIndex]!.text).width > room;
+      }).map((s) => s.id);
+      return {
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        // A legend wrapped over two lines is drawn across the fieldset's top border.
+        legendLines: Math.round(legend.height / parseFloat(getComputedStyle(document.querySelector("#custom legend")!).lineHeight)),
+        legendInside: legend.left >= fieldset.left && legend.right <= fieldset.right,
+        cut,
+      };
+    });
+    expect(layout.overflow).toBeLessThanOrEqual(0); // no sideways scrolling on a phone
+    expect(layout).toMatchObject({ legendLines: 1, legendInside: true }); // "Custom server" stays within its border
+    expect(layout.cut).toEqual([]); // "None (unencrypted)" is readable, not "None (unen"
     await phone.page.screenshot({ path: "/tmp/setup-form-phone.png", fullPage: true });
     await phone.context.close();
   }, 60_000);

@@ -96,6 +96,16 @@ describe("verifyLogin (live IMAP)", () => {
     const err = await failure(verifyLogin({ ...account, imap: { host: "no-such-host.invalid", port: 993, security: "tls" } }));
     expect(err.kind).toBe("unreachable");
     expect(err.message).toContain("no-such-host.invalid");
+    expect(err.message).toContain("Check the host name.");
+  });
+
+  test("a preset's host that does not resolve points at DNS and the network, not at the name", async () => {
+    const account = await alice({ provider: "fastmail" });
+    const err = await failure(verifyLogin({ ...account, imap: { host: "no-such-host.invalid", port: 993, security: "tls" } }));
+    expect(err.kind).toBe("unreachable");
+    expect(err.message).toContain("no-such-host.invalid");
+    expect(err.message).not.toContain("host name");
+    expect(err.message).toContain("DNS resolver and internet access");
   });
 });
 

@@ -6,8 +6,10 @@ import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { ClientRegistry } from "../../src/oauth/clients.ts";
 import { ImapPool } from "../../src/mail/imap-pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
+import type { LegacySession } from "../../src/mcp/legacy-session.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
 import { SendBudget } from "../../src/mcp/send-budget.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
@@ -31,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     allowPrivateHosts: true,
     trustProxy: false,
     databaseUrl: null,
+    openRegistration: false,
     version: "0.0.0-test",
     ...overrides,
   };
@@ -45,13 +48,16 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const clock = manualClock(Date.now());
   const log = memoryLogger();
   const store = makeStore(config.secretKey, clock);
-  const { db, grants, pending } = store;
+  const { db, grants, pending, activity } = store;
+  const clients = new ClientRegistry(config, store.clients);
   const events = new TokenEvents();
   const imap = new ImapPool(clock, log);
-  const sessions = new SessionStore(clock, log, limits.sessions);
+  const sessions = new SessionStore<LegacySession>(store.sessions, clock, log, limits.sessions);
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
-  return { config, clock, log, store, db, grants, pending, events, imap, sessions, calls, sendBudget } satisfies AppDeps & Record<string, unknown>;
+  return {
+    config, clock, log, store, db, grants, pending, clients, activity, events, imap, sessions, calls, sendBudget,
+  } satisfies AppDeps & Record<string, unknown>;
 }
 
 export function testApp(overrides: Partial<Config> = {}, makeStore?: StoreFactory) {

@@ -13,6 +13,14 @@ export interface Script {
    */
   fetch?: "ok" | "drop" | "hang" | "ok-then-drop" | "huge-subject";
   hugeBytes?: number;
+  /**
+   * Every message gets a second part, an image/png attachment whose BODYSTRUCTURE size says
+   * `declared` octets while its content (base64) is `content`: a server that understates a size.
+   * `BODY.PEEK[2]<0.N>` is answered with the first N octets, as RFC 3501 §6.4.5 says.
+   */
+  part?: { declared: number; content: string };
+  /** Octets of part content sent so far. */
+  partBytesSent?: number;
 }
 
 export interface FakeImap {
@@ -30,10 +38,12 @@ export interface FakeImap {
 const CAPS = "IMAP4rev1";
 const MESSAGES = [1, 2, 3];
 
-function fetchLine(n: number): string {
+function fetchLine(n: number, script: Script = {}): string {
   const addr = `(("Carol Example" NIL "carol" "example.net"))`;
   const env = `("Tue, 05 Mar 2024 1${n}:00:00 +0000" "Fake message ${n}" ${addr} ${addr} ${addr} ((NIL NIL "alice" "example.test")) NIL NIL NIL "<fake-${n}@example.test>")`;
-  const body = `("text" "plain" ("charset" "utf-8") NIL NIL "7bit" 12 1 NIL NIL NIL NIL)`;
+  const text = `("text" "plain" ("charset" "utf-8") NIL NIL "7bit" 12 1 NIL NIL NIL NIL)`;
+  const image = `("image" "png" ("name" "x.png") NIL NIL "base64" ${script.part?.declared} NIL ("attachment" ("filename" "x.png")) NIL NIL)`;
+  const body = script.part ? `(${text}${image} "mixed" ("boundary" "b") NIL NIL NIL)` : text;
   return `* ${n} FETCH (UID ${n} FLAGS (\\Seen) RFC822.SIZE 300 INTERNALDATE "05-Mar-2024 10:00:00 +0000" ENVELOPE ${env} BODYSTRUCTURE ${body})\r\n`;
 }
 
@@ -65,7 +75,9 @@ function handlers(script: Script): Record<string, Reply> {
         return true;
       }
       if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024);
-      s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map(fetchLine).join("") + `${tag} OK done\r\n`);
+      const partial = /BODY\.PEEK\[2\]<0\.(\d+)>/i.exec(args);
+      if (script.part && partial) return void sendPart(s, tag, script, Number(partial[1]));
+      s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map((n) => fetchLine(n, script)).join("") + `${tag} OK done\r\n`);
     },
     NOOP: (s, tag) => void s.write(`${tag} OK done\r\n`),
     LOGOUT: (s, tag) => { s.write(`* BYE bye\r\n${tag} OK done\r\n`); s.end(); },
@@ -81,6 +93,15 @@ async function sendHuge(s: Socket, tag: string, bytes: number): Promise<void> {
     if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await new Promise((r) => s.once("drain", r).once("close", r));
   }
   if (!s.destroyed) s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge@example.test>"))\r\n${tag} OK done\r\n`);
+}
+
+/** Part 2 of message 3, at most `max` octets of it (the partial FETCH the client asked for). */
+function sendPart(s: Socket, tag: string, script: Script, max: number): void {
+  const data = Buffer.from(script.part!.content.slice(0, max), "latin1");
+  script.partBytesSent = (script.partBytesSent ?? 0) + data.length;
+  s.write(`* 3 FETCH (UID 3 BODY[2]<0> {${data.length}}\r\n`);
+  s.write(data);
+  s.write(`)\r\n${tag} OK done\r\n`);
 }
 
 /** Membership in an IMAP sequence set such as "2:3", "1,3" or "2:*" (UIDs equal sequence numbers here). */

@@ -12,6 +12,8 @@ export interface LatencyRelay {
   connections: number;
   /** Client-to-server chunks so far: roughly the commands sent (imapflow writes one per command). */
   sent: number;
+  /** Server-to-client bytes so far: what a call made the server send. */
+  received: number;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ function relay(client: Socket, target: { host: string; port: number }, r: Latenc
     const toServer = delayedPipe(oneWay, (c) => server.write(c));
     const toClient = delayedPipe(oneWay, (c) => client.write(c));
     client.on("data", (c: Buffer) => { r.sent++; toServer(c); });
-    server.on("data", (c: Buffer) => toClient(c));
+    server.on("data", (c: Buffer) => { r.received += c.length; toClient(c); });
     client.resume();
   }, r.rttMs); // SYN, SYN-ACK: the server sees the connection one round trip later
 }
@@ -54,7 +56,7 @@ export async function startLatencyRelay(target: { host: string; port: number }, 
   const sockets = new Set<Socket>();
   let server!: Server;
   const r: LatencyRelay = {
-    host: "127.0.0.1", port: 0, rttMs, connections: 0, sent: 0,
+    host: "127.0.0.1", port: 0, rttMs, connections: 0, sent: 0, received: 0,
     stop: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());

@@ -66,6 +66,7 @@ export async function callOk<T = any>(client: Client, name: string, args: Record
   return res.structuredContent as T;
 }
 
-export function textOf(res: CallToolResult): string {
-  return res.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+/** The text blocks of a tool result (v1 or v2 client types alike). */
+export function textOf(res: { content: Array<{ type: string; text?: string }> }): string {
+  return res.content.map((c) => (c.type === "text" ? c.text ?? "" : "")).join("\n");
 }

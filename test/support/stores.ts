@@ -105,6 +105,10 @@ const COUNTS = {
   codes: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM codes`,
   pending_requests: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM pending_requests`,
   limit_events: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM limit_events`,
+  clients: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM clients`,
+  revocations: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM revocations`,
+  activity: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM activity`,
+  mcp_sessions: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM mcp_sessions`,
 };
 
 /** Rows in one of the store's tables, on either backend. */
@@ -119,12 +123,16 @@ const DUMPS = {
   tokens: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM tokens`,
   limit_events: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM limit_events`,
   store_meta: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM store_meta`,
+  clients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM clients`,
+  revocations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM revocations`,
+  activity: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM activity`,
+  mcp_sessions: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_sessions`,
 };
 
 /** The store's tables as it reports them (not the schema version's own). */
 export async function storeTables(db: Db): Promise<string[]> {
   const rows = db.dialect === "sqlite"
-    ? await db.q<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`
+    ? await db.q<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
     : await db.q<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_version'`;
   return rows.map((r) => r.name).sort();
 }

@@ -14,7 +14,9 @@ export async function issueTestToken(deps: Stores, account: MailAccount): Promis
   return (await issueTestGrant(deps, account)).token;
 }
 
-export async function issueTestGrant(deps: Stores, account: MailAccount): Promise<{ token: string; tokenId: string }> {
+export async function issueTestGrant(
+  deps: Stores, account: MailAccount, scope = "email:read email:write",
+): Promise<{ token: string; tokenId: string }> {
   const { grants } = deps;
   const { requestId } = await deps.pending.create(
     { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
@@ -24,7 +26,7 @@ export async function issueTestGrant(deps: Stores, account: MailAccount): Promis
   const code = hex(24); // 48 characters, as the spec's codes
   await grants.issueCode(code, pending, encodeAccount(account), 300_000);
   const token = hex(32);
-  const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, "email:read email:write", 30 * 86_400_000);
+  const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, scope, 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");
   return { token, tokenId: record.id };
 }

@@ -1,13 +1,16 @@
 // Types and helpers of the tool contract; documented at the top of ./index.ts.
-import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/server";
 import type { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/types.ts";
+import type { ActivityEntry } from "../../store/activity.ts";
 
 export interface ToolContext {
   /** TokenRecord.id (SHA-256 of the token): safe to log and to key caches by. */
   tokenId: string;
+  /** The grant behind the token: what the activity log files write calls under. */
+  grantId: string;
   /** Granted scopes, e.g. ["email:read", "email:write"]. */
   scopes: string[];
   /**
@@ -23,6 +26,8 @@ export interface ToolContext {
    * (src/mcp/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
    */
   reserveAttachments(bytes: number): () => void;
+  /** Files a write call in the owner's activity log (docs/owner.md §4); never throws. asWriter calls it. */
+  recordActivity(entry: Omit<ActivityEntry, "grantId">): Promise<void>;
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;

@@ -1,10 +1,11 @@
 // draft_email: compose a message and save it to the \Drafts folder without sending it.
 // Also home of what the four write tools share: the email:write scope check, the mapping of
 // mail-layer argument errors, and the message fields send_email reuses.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { InputError } from "../../mail/addresses.ts";
 import { saveDraft, type OutgoingDeps } from "../../mail/drafts.ts";
+import { activityOf } from "./activity.ts";
 import { defineTool, WRITE, type ToolContext } from "./define.ts";
 import { ok, toolError, ToolInputError } from "./result.ts";
 
@@ -15,17 +16,23 @@ export const WRITE_SCOPE = "email:write";
  * to a missing scope is HTTP 403 + `WWW-Authenticate: Bearer error="insufficient_scope"` on the
  * request; a tool runs inside an already-accepted response, so it reports the same error code as a
  * tool error instead. Argument errors from the mail layer become ToolInputErrors naming the argument.
+ * Every call that runs is filed in the owner's activity log, success or failure, before it answers
+ * (docs/owner.md §4); a call refused for its scope ran nothing and is not.
  */
-export async function asWriter(ctx: ToolContext, tool: string, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function asWriter(ctx: ToolContext, tool: string, args: object, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   if (!ctx.scopes.includes(WRITE_SCOPE)) {
     return toolError(`insufficient_scope: ${tool} needs the "${WRITE_SCOPE}" scope, which this access token was not granted. Reconnect the mailbox and grant "${WRITE_SCOPE}".`);
   }
+  let result: CallToolResult;
   try {
-    return await body();
+    result = await body();
   } catch (err) {
+    await ctx.recordActivity(activityOf(tool, args, { error: err }));
     if (err instanceof InputError) throw new ToolInputError(err.message);
     throw err;
   }
+  await ctx.recordActivity(activityOf(tool, args, { result }));
+  return result;
 }
 
 export async function outgoingDeps(ctx: ToolContext): Promise<OutgoingDeps> {
@@ -70,7 +77,7 @@ export const draftEmail = defineTool({
     annotations: { ...WRITE, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   handler: (args, ctx) =>
-    asWriter(ctx, "draft_email", async () => {
+    asWriter(ctx, "draft_email", args, async () => {
       const { subject, ...res } = await saveDraft(await outgoingDeps(ctx), args);
       const where = `${res.folder}${res.uid === null ? "" : ` (uid ${res.uid})`}`;
       return ok(res, `Draft "${subject}" to ${[args.to].flat().join(", ")} saved in ${where}. Message-ID: ${res.message_id}. It has not been sent.`);

@@ -5,9 +5,9 @@ import { getEmail as fetchEmail, type FullEmail } from "../../mail/message.ts";
 import { fenceUntrusted } from "../../mail/sanitize.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
-import { addressSchema, folderArg, summarySchema, uidArg } from "./schemas.ts";
+import { addressSchema, folderArg, summarySchema, uidArg, who } from "./schemas.ts";
 
-const attachment = z.object({
+export const attachment = z.object({
   part: z.string().describe('IMAP body part number, e.g. "2".'),
   filename: z.string().nullable(),
   content_type: z.string(),
@@ -36,6 +36,7 @@ export const getEmail = defineTool({
       reply_to: z.array(addressSchema),
       body_text: z.string(),
       truncated: z.boolean().describe("true when body_text was cut at max_chars."),
+      body_note: z.string().nullable().describe("Why body_text is a simplified rendering (HTML too complex or too long to convert fully), or null."),
       attachments: z.array(attachment),
     },
     annotations: READ_ONLY,
@@ -46,11 +47,10 @@ export const getEmail = defineTool({
   },
 });
 
-const who = (a: { name: string | null; address: string }) => (a.name ? `${a.name} <${a.address}>` : a.address);
-
+// Only what the server itself knows (folder, uid, flags) stays outside the fence: every value a
+// sender wrote (names, addresses, subject, ids, attachment names, body) is inside it.
 function describe(e: FullEmail): string {
-  const lines = [
-    `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
+  const headers = [
     `From: ${e.from ? who(e.from) : "(none)"}`,
     `To: ${e.to.map(who).join(", ") || "(none)"}`,
     ...(e.cc.length ? [`Cc: ${e.cc.map(who).join(", ")}`] : []),
@@ -60,9 +60,12 @@ function describe(e: FullEmail): string {
     `Message-ID: ${e.message_id ?? "(none)"}`,
     ...(e.in_reply_to ? [`In-Reply-To: ${e.in_reply_to}`] : []),
     ...e.attachments.map((a) => `Attachment (part ${a.part}): ${a.filename ?? "(unnamed)"}, ${a.content_type}, ${a.size} bytes`),
-    "",
-    fenceUntrusted(e.body_text).text,
   ];
+  const lines = [
+    `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
+    fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
+  ];
+  if (e.body_note) lines.push(`(${e.body_note})`);
   if (e.truncated) lines.push("(The body was cut at max_chars; call again with a larger max_chars for more.)");
   return lines.join("\n");
 }

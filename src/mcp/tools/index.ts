@@ -30,6 +30,7 @@
 // SMTP: ctx.account() gives the decrypted MailAccount (smtp host/port/security, username, password);
 // never log it or put it in a result.
 import { getEmail } from "./get-email.ts";
+import { getAttachment } from "./get-attachment.ts";
 import { getRecentEmails } from "./get-recent-emails.ts";
 import { listMailboxes } from "./list-mailboxes.ts";
 import { listProviders } from "./list-providers.ts";
@@ -49,6 +50,7 @@ export const TOOLS: ToolDef<any, any>[] = [
   getRecentEmails,
   searchEmails,
   getEmail,
+  getAttachment,
   draftEmail,
   sendEmail,
   markAsRead,

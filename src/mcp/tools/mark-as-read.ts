@@ -33,7 +33,7 @@ export const markAsRead = defineTool({
     annotations: { ...WRITE, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   handler: (args, ctx) =>
-    asWriter(ctx, "mark_as_read", async () => {
+    asWriter(ctx, "mark_as_read", args, async () => {
       const res = await ctx.withImap((client) => markRead(client, args.folder, args.uids, args.read));
       if (!res.updated) {
         throw uidsGone(res.missing, args.folder, "Nothing was changed.");

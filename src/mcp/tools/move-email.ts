@@ -34,7 +34,7 @@ export const moveEmail = defineTool({
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   handler: (args, ctx) =>
-    asWriter(ctx, "move_email", async () => {
+    asWriter(ctx, "move_email", args, async () => {
       const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
       if (!res.moved.length) {
         throw uidsGone(res.missing, res.from, "Nothing was moved.");

@@ -1,6 +1,6 @@
 // Building tool results. Every tool (read and write) goes through these so results look alike:
 // structuredContent for programs, one readable text block for the model.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import { MailError } from "../../mail/types.ts";
 

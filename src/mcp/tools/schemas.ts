@@ -1,6 +1,8 @@
 // zod pieces shared by several tools (read and write): argument fields and the Summary shape of
 // DESIGN §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
+import { fenceUntrusted } from "../../mail/sanitize.ts";
+import { formatAddress } from "../../mail/display-addresses.ts";
 import type { Summary } from "../../mail/summary.ts";
 
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
@@ -17,7 +19,7 @@ export const beforeUidArg = z.number().int().positive().max(4_294_967_296).optio
 
 export const addressSchema = z.object({
   name: z.string().nullable().describe("Display name, or null when the header has none."),
-  address: z.string(),
+  address: z.string().nullable().describe("The email address, or null when the header gave none that is usable (only a name)."),
 });
 
 export const summarySchema = z.object({
@@ -38,20 +40,22 @@ export const summarySchema = z.object({
 export const nextBeforeUid = z.number().int().nullable()
   .describe("Pass as before_uid to get the next older page; null when there are no older matches.");
 
-function who(a: { name: string | null; address: string } | null): string {
-  if (!a) return "(unknown sender)";
-  return a.name ? `${a.name} <${a.address}>` : a.address;
-}
+/** `Name <address>`, `address`, or `Name (no address)`; shared by the tools' text blocks. */
+export const who = formatAddress;
 
 /** One line per message, for the readable text block. */
 export function summaryLine(s: Summary): string {
   const marks = [s.seen ? "" : "unread", s.flagged ? "flagged" : "", s.has_attachments ? "attachments" : ""].filter(Boolean);
   const tail = marks.length ? ` [${marks.join(", ")}]` : "";
-  return `uid ${s.uid} | ${s.date ?? "no date"} | ${who(s.from)} | ${s.subject || "(no subject)"}${tail}`;
+  return `uid ${s.uid} | ${s.date ?? "no date"} | ${s.from ? who(s.from) : "(unknown sender)"} | ${s.subject || "(no subject)"}${tail}`;
 }
 
+/**
+ * The page's lines inside one untrusted-content fence (subjects and names are written by the
+ * senders), then the paging hint, which is ours.
+ */
 export function summaryLines(emails: Summary[], nextBefore: number | null): string {
-  const lines = emails.map(summaryLine);
+  const lines = [fenceUntrusted(emails.map(summaryLine).join("\n"), "One line per message (uid | date | sender | subject)", "the senders").text];
   if (nextBefore !== null) lines.push(`More older messages: call again with before_uid ${nextBefore}.`);
   return lines.join("\n");
 }

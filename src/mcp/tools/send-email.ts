@@ -36,7 +36,7 @@ export const sendEmail = defineTool({
     annotations: { ...WRITE, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   handler: (args, ctx) =>
-    asWriter(ctx, "send_email", async () => {
+    asWriter(ctx, "send_email", args, async () => {
       // The 20 MB counts across this token's sends in flight, reserved before anything is decoded.
       const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
       try {

@@ -1,0 +1,26 @@
+// GET / (DESIGN §3): a small front door. HTML for people; JSON when Accept names application/json
+// before text/html. The setup page's security headers and CSP (no script, no form); never the
+// client secret.
+import { Elysia } from "elysia";
+import type { Config } from "../config.ts";
+import { connectGuide } from "../views/connect-guide.ts";
+import { FrontDoor } from "../views/front-door.tsx";
+import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
+import { prefersJson } from "./setup-routes.ts";
+
+export function frontDoorRoutes(config: Config) {
+  const guide = connectGuide({ ...config, clientSecret: null });
+  const healthUrl = `${config.baseUrl}/health`;
+  const doc = {
+    status: "running", service: "mailbox-mcp", version: config.version, mcp_url: guide.mcpUrl, health_url: healthUrl,
+    client_id: guide.clientId, client_secret_hint: guide.secret.replaceAll("`", ""),
+    clients: guide.clients.map((c) => ({ title: c.title.replaceAll("`", ""), steps: c.steps.map((s) => s.replaceAll("`", "")) })),
+  };
+  return new Elysia({ name: "front-door" }).get("/", ({ request }) => {
+    if (prefersJson(request.headers.get("accept"))) {
+      return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
+    }
+    const nonce = newNonce();
+    return htmlResponse(FrontDoor({ nonce, version: config.version, healthUrl, guide }), 200, contentSecurityPolicy(nonce, "none"));
+  });
+}

@@ -1,0 +1,43 @@
+// POST /oauth/register (RFC 7591 §3), only with MAILBOX_MCP_OPEN_REGISTRATION: otherwise this plugin adds
+// nothing and the path is the ordinary 404.
+import { Elysia, t } from "elysia";
+import { throttled } from "../oauth/purge.ts";
+import { StoreLimiter } from "../oauth/rate-limit.ts";
+import { REGISTER_LIMIT, RegistrationError, registerClient } from "../oauth/registration.ts";
+import type { AppDeps } from "./app.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitedBody, mediaType } from "./form-body.ts";
+import { timeoutsOf } from "./timeouts.ts";
+
+/** The response carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1). */
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...NO_STORE, ...headers },
+  });
+}
+
+export function registerRoutes(deps: AppDeps) {
+  if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
+  const { clients, clock, config } = deps;
+  // In the store: the limit holds across every instance sharing it.
+  const limiter = new StoreLimiter(deps.store.limits, "register", REGISTER_LIMIT);
+  const purge = throttled(clock, 60_000, async () => {
+    await clients.store.purgeExpired();
+    await limiter.sweep();
+  });
+  return new Elysia({ name: "register" })
+    .post("/oauth/register", async ({ body, request, server }) => {
+      await purge();
+      // RFC 7591 §3.1: the client metadata is a JSON document.
+      if (mediaType(request) !== "application/json") {
+        throw new RegistrationError("invalid_client_metadata", "send the client metadata as application/json");
+      }
+      const outcome = await registerClient({ clients, clock, limiter }, body, clientAddress(request, server, config.trustProxy));
+      if (outcome.kind === "created") return json(201, outcome.body);
+      const error = { error: "temporarily_unavailable", error_description: outcome.description };
+      return json(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
+    }, { body: t.Unknown(), parse: limitedBody(timeoutsOf(deps).formBodyMs) });
+}

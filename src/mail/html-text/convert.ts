@@ -1,0 +1,45 @@
+// HTML body → text for get_email, in bounded time and work whatever a sender mails.
+// - Only the first max(4 × max_chars, 64 KB) characters of HTML go to the real converter: markup
+//   is rarely under a quarter of a document, and converting more would produce text that the
+//   max_chars window throws away. If that yields less than max_chars, the rest is read by the
+//   cheap tag stripper, which stops as soon as it has enough.
+// - The converter runs in a worker thread with a wall-clock budget (converter.ts). Overrun or a
+//   document it cannot parse (24,000 nested tags): the whole document is tag-stripped instead, and
+//   a note says so.
+import { sharedConverter, type HtmlConverter } from "./converter.ts";
+import { stripTags } from "./strip.ts";
+
+export const MIN_HTML_BOUND = 64 * 1024;
+export const HTML_BOUND_PER_CHAR = 4;
+
+export interface HtmlText {
+  text: string;
+  /** Why the text is a simplified rendering, for the caller to pass on; null when it is not. */
+  note: string | null;
+}
+
+export async function htmlToText(html: string, maxChars: number, converter: HtmlConverter = sharedConverter()): Promise<HtmlText> {
+  const bound = Math.max(HTML_BOUND_PER_CHAR * maxChars, MIN_HTML_BOUND);
+  const cut = html.length <= bound ? html.length : cutPoint(html, bound);
+  // Twice max_chars of stripped text, so that the window still sees there is more (truncated).
+  const want = 2 * maxChars + 1;
+  const result = await converter.convert(cut < html.length ? html.slice(0, cut) : html);
+  if (!result.ok) {
+    const why = result.reason === "timeout" ? "was too complex to convert to text in time" : "could not be converted to text";
+    return { text: stripTags(html, 0, want), note: `The HTML body ${why}; it is shown with its tags stripped (layout and link targets are lost).` };
+  }
+  const text = result.text.trim();
+  if (cut === html.length || text.length >= maxChars) return { text, note: null };
+  const rest = stripTags(html, cut, want - text.length);
+  if (!rest) return { text, note: null };
+  return {
+    text: text ? `${text}\n\n${rest}` : rest,
+    note: `The HTML body is long: its first ${Math.round(cut / 1024)} KB were converted to text, the rest is shown with its tags stripped.`,
+  };
+}
+
+/** Where to split: before the last tag that starts within the bound, so no tag is cut in two. */
+function cutPoint(html: string, bound: number): number {
+  const lt = html.lastIndexOf("<", bound);
+  return lt > bound / 2 ? lt : bound;
+}

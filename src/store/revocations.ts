@@ -1,0 +1,69 @@
+// The revocation signal between processes (docs/owner.md "Revocation signal"). Every revoked token id
+// is appended with a monotonically increasing `seq`, in the transaction that deletes its grant. A
+// running server polls after(cursor) about once a second and fires the in-process revocation event
+// (src/oauth/revocation-poller.ts), whoever revoked: this process (/oauth/revoke), `mailbox-mcp
+// revoke` in another one, or another instance on a shared store.
+//
+// Why a seq cursor is exact: a row with a lower seq must be visible before one with a higher seq.
+// SQLite runs one writer at a time and AUTOINCREMENT never reuses a value. Postgres hands out
+// identity values before commit, so two revoking transactions could commit out of order and a poller
+// would skip the lower one: every revoking transaction first takes one transaction-scoped advisory
+// lock, so they run (and commit) one after another.
+import type { Db, Dialect, Sql } from "./db.ts";
+import { int } from "./values.ts";
+
+export interface Revocation {
+  seq: number;
+  /** TokenRecord.id (SHA-256 of the token). */
+  tokenId: string;
+}
+
+/** Rows far older than any poll interval go with GrantStore.purgeExpired; a starting poller begins at latest(). */
+export const REVOCATION_RETENTION_MS = 24 * 3600_000;
+
+/** The advisory lock id that orders revocations on Postgres ("rvk!" in ASCII). */
+const REVOCATION_LOCK = 0x72766b21;
+
+/** Inside the caller's transaction: note `tokenIds` as revoked at `now`. */
+export async function recordRevocations(tx: Sql, dialect: Dialect, tokenIds: readonly string[], now: number): Promise<void> {
+  if (!tokenIds.length) return;
+  if (dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(${REVOCATION_LOCK})`;
+  for (const id of tokenIds) await tx`INSERT INTO revocations (token_id, revoked_at) VALUES (${id}, ${now})`;
+}
+
+/**
+ * Inside the caller's transaction: delete a grant (its tokens go by cascade, its unused codes with
+ * it; used codes stay as replay records) and record its tokens as revoked. Returns their ids.
+ */
+export async function deleteGrant(tx: Sql, dialect: Dialect, grantId: string, now: number): Promise<string[]> {
+  const rows = await tx<{ token_hash: string }[]>`SELECT token_hash FROM tokens WHERE grant_id = ${grantId}`;
+  const tokenIds = rows.map((t) => t.token_hash);
+  await tx`DELETE FROM codes WHERE grant_id = ${grantId} AND used_at IS NULL`;
+  await tx`DELETE FROM grants WHERE id = ${grantId}`;
+  await recordRevocations(tx, dialect, tokenIds, now);
+  return tokenIds;
+}
+
+/** deleteGrant for each of `grantIds` in turn; all their token ids. */
+export async function deleteGrants(tx: Sql, dialect: Dialect, grantIds: readonly string[], now: number): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of grantIds) out.push(...(await deleteGrant(tx, dialect, id, now)));
+  return out;
+}
+
+export class Revocations {
+  constructor(private readonly db: Db) {}
+
+  /** The newest seq, 0 when there is none: where a poller that starts now begins. */
+  async latest(): Promise<number> {
+    const [row] = await this.db.q<{ seq: unknown }>`SELECT MAX(seq) AS seq FROM revocations`;
+    return row?.seq == null ? 0 : int(row.seq);
+  }
+
+  /** Revocations after `seq`, oldest first, at most `limit`: one range scan of the primary key. */
+  async after(seq: number, limit = 500): Promise<Revocation[]> {
+    const rows = await this.db.q<{ seq: unknown; token_id: string }>`
+      SELECT seq, token_id FROM revocations WHERE seq > ${seq} ORDER BY seq LIMIT ${limit}`;
+    return rows.map((r) => ({ seq: int(r.seq), tokenId: r.token_id }));
+  }
+}

@@ -1,0 +1,81 @@
+// `mailbox-mcp grants` and `mailbox-mcp revoke <grant-id | email>` (DESIGN §1, docs/owner.md):
+// what has access to the mailboxes on this server, and cutting it off without the client's token.
+import type { Config } from "../config.ts";
+import type { GrantSummary } from "../store/grant-admin.ts";
+import type { Store } from "../store/store.ts";
+import { utcMinute, VerbError, type Out } from "./verb-args.ts";
+
+/** How many characters of a grant id are shown; revoke accepts any unique prefix of at least MIN_PREFIX. */
+export const SHORT_ID = 8;
+const MIN_PREFIX = 4;
+
+function clientLine(g: GrantSummary, config: Config): string {
+  const id = g.clientId;
+  const client = id === null ? "(unknown client)"
+    : id === config.clientId ? `${id} (this server's OAuth client)`
+    : g.clientName ? `"${g.clientName}" (self-declared name), ${id}` : id;
+  const host = g.redirectUri && URL.canParse(g.redirectUri) ? new URL(g.redirectUri).host : null;
+  return host ? `${client}, signed in through ${host}` : client;
+}
+
+const scopeText = (scope: string) => (scope.split(" ").includes("email:write") ? `${scope} (read and write)` : `${scope} (read only)`);
+
+function mailbox(g: GrantSummary): string {
+  return g.label ? `${g.label.email} on ${g.label.host}` : "(mailbox not recorded: connected before this version)";
+}
+
+export function formatGrants(grants: GrantSummary[], config: Config): string {
+  if (grants.length === 0) return "No live grants: no app has access to a mailbox on this server.\n";
+  const blocks = grants.map((g) => [
+    `${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`,
+    `  client     ${clientLine(g, config)}`,
+    `  scope      ${scopeText(g.scope)}`,
+    `  created    ${utcMinute(g.createdAt)}`,
+    `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
+    `  expires    ${utcMinute(g.expiresAt)}`,
+  ].join("\n"));
+  return `${grants.length} live grant${grants.length === 1 ? "" : "s"}:\n\n${blocks.join("\n\n")}\n`;
+}
+
+/** The grants an argument names: every grant of an email address, or the one grant an id prefix picks. */
+export function pickGrants(grants: GrantSummary[], what: string, command: string): GrantSummary[] {
+  const hint = `List them with: ${command} grants`;
+  if (what.includes("@")) {
+    const email = what.trim().toLowerCase();
+    const mine = grants.filter((g) => g.label?.email.toLowerCase() === email);
+    if (mine.length === 0) throw new VerbError(`no live grant for ${what}. ${hint}`);
+    return mine;
+  }
+  const prefix = what.trim().toLowerCase();
+  if (!/^[0-9a-f]+$/.test(prefix) || prefix.length < MIN_PREFIX) {
+    throw new VerbError(`"${what}" is neither a grant id (at least ${MIN_PREFIX} hex characters) nor an email address. ${hint}`);
+  }
+  const matches = grants.filter((g) => g.id.startsWith(prefix));
+  if (matches.length === 0) throw new VerbError(`no live grant has the id ${what}. ${hint}`);
+  if (matches.length > 1) {
+    throw new VerbError(`${what} matches ${matches.length} grants (${matches.map((g) => g.id.slice(0, 12)).join(", ")}): give more of the id.`);
+  }
+  return matches;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function grantJson(g: GrantSummary) {
+  return {
+    id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId, client_name: g.clientName,
+    redirect_uri: g.redirectUri, scope: g.scope, created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
+  };
+}
+
+export async function grantsVerb(store: Store, config: Config, json: boolean, out: Out): Promise<void> {
+  const grants = await store.admin.list();
+  out(json ? JSON.stringify(grants.map(grantJson), null, 2) + "\n" : formatGrants(grants, config));
+}
+
+export async function revokeVerb(store: Store, config: Config, what: string, command: string, out: Out): Promise<void> {
+  const chosen = pickGrants(await store.admin.list(), what, command);
+  await store.admin.revoke(chosen.map((g) => g.id));
+  for (const g of chosen) out(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}\n`);
+  out("Their stored credentials are destroyed and their access tokens no longer work. A running server on this store\n" +
+    "ends their sessions and mail connections within 2 seconds. The apps must sign in again to get access back.\n");
+}

@@ -1,0 +1,117 @@
+// How to connect each MCP client, as data: `mailbox-mcp client` prints it as text with the client
+// secret, the front door (GET /) renders it as HTML without (DESIGN §3). For each client the
+// shortest path that works with this configuration (README "Connecting MCP clients"; docs/oauth.md
+// §9 says why Claude Code needs open registration). `code` spans are marked with backticks; the
+// text rendering drops them.
+
+export interface GuideClient {
+  /** e.g. "Claude.ai (Settings → Connectors → Add custom connector)". */
+  title: string;
+  steps: string[];
+}
+
+export interface ConnectGuide {
+  mcpUrl: string;
+  clientId: string;
+  /** The secret, or where to get it when it must not be shown. */
+  secret: string;
+  secretShown: boolean;
+  openRegistration: boolean;
+  note: string;
+  clients: GuideClient[];
+}
+
+export interface GuideSettings {
+  baseUrl: string;
+  clientId: string;
+  /** null where the secret must not be shown (the front door). */
+  clientSecret: string | null;
+  openRegistration: boolean;
+  extraRedirectUris: string[];
+}
+
+/** Where the secret is when a page must not show it. */
+export const SECRET_ELSEWHERE = "run `mailbox-mcp client` on the server (from a checkout: `bun run start client`)";
+const CHATGPT_CALLBACK = "https://chatgpt.com/connector_platform_oauth_redirect";
+
+const INSPECTOR = "MCP Inspector (`npx @modelcontextprotocol/inspector`)";
+
+function openClients(s: GuideSettings, mcp: string): GuideClient[] {
+  const chatgpt = s.extraRedirectUris.includes(CHATGPT_CALLBACK) ? "(already set here)" : "(not set yet: add it, and restart the server)";
+  return [
+    { title: "Claude.ai (Settings → Connectors → Add custom connector)", steps: [
+      `URL: \`${mcp}\` — nothing else: Claude registers itself. (The Client ID and secret above under Advanced settings work too.)`,
+      "Claude.ai reaches your server from the internet: put it behind HTTPS (see README).",
+    ] },
+    { title: "Claude Code", steps: [
+      `Run \`claude mcp add --transport http mailbox ${mcp}\`, then \`/mcp\` in Claude Code to sign in.`,
+      "It registers itself as a public client with a loopback callback (any port); no id or secret to pass.",
+    ] },
+    { title: INSPECTOR, steps: [
+      `Transport: Streamable HTTP, URL \`${mcp}\`, connect. It registers itself with the callback of the address you opened it at.`,
+    ] },
+    { title: "VS Code (MCP: Add Server → HTTP)", steps: [
+      `URL \`${mcp}\` alone; the desktop app signs in through a loopback callback.`,
+      "In a browser or remote window it uses `https://vscode.dev/redirect`, which must then be in `MAILBOX_MCP_EXTRA_REDIRECT_URIS`.",
+    ] },
+    { title: "ChatGPT (Settings → Connectors, developer mode)", steps: [
+      `URL \`${mcp}\` alone, once the server allows its callback: \`MAILBOX_MCP_EXTRA_REDIRECT_URIS=${CHATGPT_CALLBACK}\` ${chatgpt}`,
+    ] },
+  ];
+}
+
+function closedClients(s: GuideSettings, mcp: string, secret: string): GuideClient[] {
+  return [
+    { title: "Claude.ai (Settings → Connectors → Add custom connector)", steps: [
+      `URL: \`${mcp}\``,
+      `Advanced settings → OAuth Client ID: \`${s.clientId}\`, OAuth Client Secret: \`${secret}\``,
+      "Claude.ai reaches your server from the internet: put it behind HTTPS (see README).",
+    ] },
+    { title: "Claude Code: needs open registration", steps: [
+      "Claude Code registers itself whenever the server's metadata has no registration_endpoint, even when given --client-id, " +
+        "and stops with \"Incompatible auth server: does not support dynamic client registration\".",
+      `Start the server with \`--open-registration\` (\`MAILBOX_MCP_OPEN_REGISTRATION=true\`), then run \`claude mcp add --transport http mailbox ${mcp}\`.`,
+    ] },
+    { title: INSPECTOR, steps: [
+      "Open `http://localhost:6274` (not the 127.0.0.1 address its banner prints: only the localhost callback is allowed).",
+      `Transport: Streamable HTTP, URL \`${mcp}\`.`,
+      `Under Settings ▸ OAuth Settings (Inspector 1.x: Authentication) set Client ID \`${s.clientId}\` and Client Secret \`${secret}\`.`,
+      "In direct (browser) mode also start the server with `MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274`.",
+    ] },
+    { title: "ChatGPT and VS Code", steps: ["They register themselves: start the server with `--open-registration`."] },
+  ];
+}
+
+export function connectGuide(s: GuideSettings): ConnectGuide {
+  const mcp = `${s.baseUrl}/mcp`;
+  const secret = s.clientSecret ?? "<client secret>";
+  return {
+    mcpUrl: mcp,
+    clientId: s.clientId,
+    secret: s.clientSecret ?? SECRET_ELSEWHERE,
+    secretShown: s.clientSecret !== null,
+    openRegistration: s.openRegistration,
+    note: `The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${s.baseUrl}): ` +
+      "clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).",
+    clients: s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret),
+  };
+}
+
+const plain = (s: string) => s.replaceAll("`", "");
+
+/** The guide as `mailbox-mcp client` prints it. */
+export function guideText(g: ConnectGuide): string {
+  const registration = g.openRegistration
+    ? "on: clients that register themselves need only the URL"
+    : "off (start with --open-registration for Claude Code, ChatGPT and VS Code)";
+  const head = [
+    "mailbox-mcp client settings", "",
+    `  MCP server URL    : ${g.mcpUrl}`,
+    `  Open registration : ${registration}`,
+    `  Client ID         : ${g.clientId}`,
+    `  Client secret     : ${plain(g.secret)}`, "",
+    plain(g.note), "",
+  ];
+  const clients = g.clients.flatMap((c) => [`${plain(c.title)}:`, ...c.steps.map((s) => `  ${plain(s)}`), ""]);
+  return [...head, ...clients].join("\n");
+}

@@ -1,0 +1,82 @@
+// HTML → text: the options (letter case, tables, images), the cheap stripper, the worker pool's
+// budget, and the bound on what the converter is given. Real worker threads, no servers.
+import { afterAll, describe, expect, test } from "bun:test";
+import { HtmlConverter } from "../../src/mail/html-text/converter.ts";
+import { htmlToText, MIN_HTML_BOUND } from "../../src/mail/html-text/convert.ts";
+import { stripTags } from "../../src/mail/html-text/strip.ts";
+
+const converter = new HtmlConverter({ workers: 1, budgetMs: 20_000, idleMs: 5_000 });
+afterAll(() => converter.close());
+
+const wideTable = (cells: number) => `<table><tr>${"<td>x</td>".repeat(cells)}</tr></table>`;
+
+describe("the converter's options", () => {
+  test("headings and header cells keep their case; rows are lines, cells are spaced; images give alt text", async () => {
+    const r = await converter.convert("<h1>Welcome Home</h1><h4>Small Print</h4><table><tr><th>Name</th><th>Price</th></tr><tr><td>Tea</td><td>3</td></tr></table>" +
+      '<img alt="Logo" src="data:image/png;base64,AAAA"><img src="https://t.example/pixel.gif"><a href="https://x.example/">https://x.example/</a>');
+    expect(r).toEqual({ ok: true, text: "Welcome Home\n\nSmall Print\n\nName Price\nTea 3\n[Logo]https://x.example/" });
+  });
+});
+
+describe("stripTags", () => {
+  test("drops tags, script, style and comments; blocks become lines, cells spaces; entities decoded", () => {
+    const html = "<html><head><title>T</title><style>p{color:red}</style></head><body><!-- hidden --><p>Tom &amp; Jerry&nbsp;&#x2603;&#9731;</p>" +
+      "<script>alert(1)</script><table><tr><td>a</td><td>b</td></tr></table><div>Caf&eacute; &bogus; end</div></body></html>";
+    expect(stripTags(html)).toBe("Tom & Jerry ☃☃\n\na b\n\nCaf&eacute; &bogus; end");
+  });
+
+  test("from an offset: what comes before only sets the state (inside <style>)", () => {
+    const html = "<p>head</p><style>.a{b:c}\n.d{e:f}</style><p>tail</p>";
+    expect(stripTags(html, html.indexOf(".d"))).toBe("tail");
+    expect(stripTags(html, html.indexOf("tail"))).toBe("tail");
+  });
+
+  test("stops once it has enough, and ends on inputs that have no end", () => {
+    expect(stripTags(wideTable(400_000), 0, 100).length).toBeLessThan(120);
+    expect(stripTags("<".repeat(1_000_000) + "text")).toBe("");
+    expect(stripTags("<style>" + "x".repeat(1_000_000))).toBe("");
+    expect(stripTags("a < b and c > d")).toBe("a d");
+  });
+});
+
+describe("the worker pool", () => {
+  test("a conversion over its budget is abandoned and its worker replaced", async () => {
+    expect(await converter.convert(wideTable(400_000), 1)).toEqual({ ok: false, reason: "timeout" });
+    expect(await converter.convert("<p>after</p>")).toEqual({ ok: true, text: "after" });
+  });
+
+  test("HTML that overflows the converter's stack is an error, not a crash", async () => {
+    expect(await converter.convert(`${"<div>".repeat(24_000)}deep${"</div>".repeat(24_000)}`)).toEqual({ ok: false, reason: "error" });
+    expect(await converter.convert("<b>still fine</b>")).toEqual({ ok: true, text: "still fine" });
+  });
+
+  test("queued work is bounded by the same budget", async () => {
+    const one = new HtmlConverter({ workers: 1, budgetMs: 20_000, idleMs: 1_000 });
+    const slow = one.convert(wideTable(400_000), 300);
+    const queued = one.convert("<p>waiting</p>", 1); // its budget ends while the slow one still runs
+    expect(await queued).toEqual({ ok: false, reason: "timeout" });
+    expect(await slow).toEqual({ ok: false, reason: "timeout" });
+    one.close();
+  });
+});
+
+describe("htmlToText: bounded work, a stripped fallback with a note", () => {
+  test("past the budget: tag-stripped text, cut near max_chars, and a note", async () => {
+    const tight = new HtmlConverter({ workers: 1, budgetMs: 1, idleMs: 1_000 });
+    const r = await htmlToText(wideTable(400_000), 1_000, tight);
+    expect(r.text.startsWith("x x x")).toBe(true);
+    expect(r.text.length).toBeLessThanOrEqual(2_100);
+    expect(r.note).toMatch(/too complex to convert to text in time; it is shown with its tags stripped/);
+    tight.close();
+  });
+
+  test("only max(4 × max_chars, 64 KB) of HTML is converted; the rest is stripped when the text is short", async () => {
+    const styled = `<p style="${"x".repeat(MIN_HTML_BOUND)}">first</p>` + "<p>more text</p>".repeat(100);
+    const r = await htmlToText(styled, 1_000, converter);
+    expect(r.text.startsWith("first")).toBe(true);
+    expect(r.text).toContain("more text");
+    expect(r.note).toMatch(/the rest is shown with its tags stripped/);
+    const small = await htmlToText("<h2>Short One</h2>", 1_000, converter);
+    expect(small).toEqual({ text: "Short One", note: null });
+  });
+});

@@ -1,0 +1,95 @@
+// The poller turns new rows of the revocation signal into in-process revocation events, once each,
+// starting from the newest row at start-up, in batches, and survives a failing poll.
+import { describe, expect, test } from "bun:test";
+import { memoryLogger } from "../../src/log.ts";
+import { LastUsed } from "../../src/oauth/last-used.ts";
+import { startRevocationPoller, type RevocationSource } from "../../src/oauth/revocation-poller.ts";
+import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { manualClock } from "../../src/clock.ts";
+
+function source(rows: string[] = []) {
+  const src = {
+    rows: rows.map((tokenId, i) => ({ seq: i + 1, tokenId })),
+    failNext: false,
+    last: () => src.rows.at(-1)?.seq ?? 0,
+    latest: async () => src.last(),
+    async after(seq: number, limit = 500) {
+      if (src.failNext) { src.failNext = false; throw new Error("database is locked"); }
+      return src.rows.filter((r) => r.seq > seq).slice(0, limit);
+    },
+    add(tokenId: string) { src.rows.push({ seq: src.last() + 1, tokenId }); },
+  };
+  return src satisfies RevocationSource & Record<string, unknown>;
+}
+
+function heard(events: TokenEvents): string[] {
+  const out: string[] = [];
+  events.onRevoked((id) => void out.push(id));
+  return out;
+}
+
+describe("revocation poller", () => {
+  test("fires each revocation made after start once; earlier ones are not replayed", async () => {
+    const src = source(["before-start"]);
+    const events = new TokenEvents();
+    const got = heard(events);
+    const poller = await startRevocationPoller(src, events, memoryLogger(), 60_000);
+    await poller.poll();
+    expect(got).toEqual([]);
+    src.add("t1");
+    src.add("t2");
+    await poller.poll();
+    await poller.poll();
+    expect(got).toEqual(["t1", "t2"]);
+    poller.stop();
+  });
+
+  test("reads past a full batch in one poll", async () => {
+    const src = source();
+    const events = new TokenEvents();
+    const got = heard(events);
+    const poller = await startRevocationPoller(src, events, memoryLogger(), 60_000);
+    for (let i = 0; i < 1203; i++) src.add(`t${i}`);
+    await poller.poll();
+    expect(got.length).toBe(1203);
+    poller.stop();
+  });
+
+  test("polls on its own every interval, and a failed poll is logged and retried", async () => {
+    const src = source();
+    const events = new TokenEvents();
+    const got = heard(events);
+    const log = memoryLogger();
+    src.failNext = true;
+    const poller = await startRevocationPoller(src, events, log, 5);
+    src.add("t1");
+    for (let i = 0; i < 200 && got.length === 0; i++) await Bun.sleep(5);
+    expect(got).toEqual(["t1"]);
+    expect(log.lines.some((l) => l.includes("revocation poll failed") && l.includes("database is locked"))).toBe(true);
+    poller.stop();
+  });
+});
+
+describe("last used", () => {
+  test("at most one write per grant per minute", () => {
+    const clock = manualClock();
+    const writes: string[] = [];
+    const lastUsed = new LastUsed(clock, async (id) => void writes.push(id), memoryLogger());
+    lastUsed.seen("g1");
+    lastUsed.seen("g1");
+    lastUsed.seen("g2");
+    clock.advance(59_999);
+    lastUsed.seen("g1");
+    clock.advance(1);
+    lastUsed.seen("g1");
+    expect(writes).toEqual(["g1", "g2", "g1"]);
+  });
+
+  test("a failing write never fails the request", async () => {
+    const log = memoryLogger();
+    const lastUsed = new LastUsed(manualClock(), async () => { throw new Error("database is locked"); }, log);
+    expect(() => lastUsed.seen("g1")).not.toThrow();
+    await Bun.sleep(0); // the write is not awaited: its failure is logged once it settles
+    expect(log.lines[0]).toContain("could not record last use");
+  });
+});

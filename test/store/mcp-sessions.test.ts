@@ -1,0 +1,73 @@
+// Session rows (src/store/mcp-sessions.ts): hashed ids, least-recently-used eviction per token and
+// overall, idle deletion, and the cascade that ends a token's sessions when its grant goes. On both backends.
+import { describe, expect, test } from "bun:test";
+import { GrantStore } from "../../src/store/grants.ts";
+import { SessionRows, sessionKey } from "../../src/store/mcp-sessions.ts";
+import { PendingStore } from "../../src/store/pending.ts";
+import { manualClock } from "../../src/clock.ts";
+import { issueTestGrant, testAccount } from "../support/token.ts";
+import { USERS } from "../support/dovecot.ts";
+import { BACKENDS, closeStoresAfterEach } from "../support/stores.ts";
+
+closeStoresAfterEach();
+
+for (const backend of BACKENDS) {
+  async function setup() {
+    const db = await backend.open();
+    const clock = manualClock(Date.now());
+    const grants = new GrantStore(db, new Uint8Array(32).fill(7), clock);
+    const pending = new PendingStore(db, clock);
+    const account = testAccount(USERS.alice, { host: "localhost", port: 1 });
+    const a = await issueTestGrant({ grants, pending }, account);
+    const b = await issueTestGrant({ grants, pending }, account);
+    return { db, grants, rows: new SessionRows(db), a, b };
+  }
+
+  describe(`session rows on ${backend.name}`, () => {
+    test("the key is the id's SHA-256, never the id", async () => {
+      const { db, rows, a } = await setup();
+      await rows.insert(sessionKey("the-session-id"), a.tokenId, "{}", 1);
+      expect(sessionKey("the-session-id")).toMatch(/^[0-9a-f]{64}$/);
+      const all = [...(await db.q<{ id_hash: string }>`SELECT id_hash FROM mcp_sessions`)];
+      expect(all).toEqual([{ id_hash: sessionKey("the-session-id") }]);
+      expect(await rows.find(sessionKey("the-session-id"))).toEqual({ tokenId: a.tokenId, lastSeen: 1 });
+      expect(await rows.find(sessionKey("other"))).toBeNull();
+    });
+
+    test("evict: the token's least recently used beyond its cap, then anyone's beyond the total", async () => {
+      const { rows, a, b } = await setup();
+      await rows.insert("a1", a.tokenId, "{}", 10);
+      await rows.insert("a2", a.tokenId, "{}", 20);
+      await rows.insert("b1", b.tokenId, "{}", 5);
+      await rows.insert("a3", a.tokenId, "{}", 30);
+      await rows.touch("a1", 40); // a1 is now a's most recent
+      expect(await rows.evict(a.tokenId, 2, 10)).toEqual(["a2"]);
+      expect(await rows.countFor(a.tokenId)).toBe(2);
+      expect(await rows.evict(a.tokenId, 2, 2)).toEqual(["b1"]); // the oldest of anyone
+      expect(await rows.count()).toBe(2);
+    });
+
+    test("deleteIdle and existing", async () => {
+      const { rows, a } = await setup();
+      await rows.insert("old", a.tokenId, "{}", 100);
+      await rows.insert("new", a.tokenId, "{}", 200);
+      expect(await rows.deleteIdle(150)).toEqual(["old"]);
+      expect([...(await rows.existing(["old", "new", "never"]))]).toEqual(["new"]);
+      expect((await rows.existing([])).size).toBe(0);
+    });
+
+    test("revoking the token (its grant goes) deletes its sessions; other tokens' stay", async () => {
+      const { grants, rows, a, b } = await setup();
+      await rows.insert("a1", a.tokenId, "{}", 1);
+      await rows.insert("b1", b.tokenId, "{}", 1);
+      await grants.revokeToken(a.token);
+      expect(await rows.find("a1")).toBeNull();
+      expect(await rows.find("b1")).not.toBeNull();
+    });
+
+    test("a session cannot be recorded for a token the store does not have", async () => {
+      const { rows } = await setup();
+      await expect(rows.insert("x", "f".repeat(64), "{}", 1)).rejects.toThrow();
+    });
+  });
+}

@@ -1,0 +1,44 @@
+// One guide for `mailbox-mcp client` (with the secret) and the front door (without).
+import { describe, expect, test } from "bun:test";
+import { connectGuide, guideText, type GuideSettings } from "../../src/views/connect-guide.ts";
+import { FrontDoor } from "../../src/views/front-door.tsx";
+
+const settings = (over: Partial<GuideSettings> = {}): GuideSettings =>
+  ({ baseUrl: "https://m.example", clientId: "cid", clientSecret: "s3cret-value-0123456789", openRegistration: false, extraRedirectUris: [], ...over });
+const CHATGPT = "https://chatgpt.com/connector_platform_oauth_redirect";
+
+describe("connect guide", () => {
+  test("the client text carries the secret everywhere it is needed; Inspector 2.x's Settings ▸ OAuth Settings", () => {
+    const text = guideText(connectGuide(settings()));
+    expect(text).toContain("Client secret     : s3cret-value-0123456789");
+    expect(text).toContain("OAuth Client Secret: s3cret-value-0123456789");
+    expect(text).toContain("Under Settings ▸ OAuth Settings (Inspector 1.x: Authentication) set Client ID cid and Client Secret s3cret-value-0123456789.");
+    expect(text).not.toContain("`");
+  });
+
+  test("without the secret: a placeholder and where to get it; HTML escaped", () => {
+    const guide = connectGuide(settings({ clientId: "cid<&>", clientSecret: null }));
+    const html = FrontDoor({ nonce: "n", version: "1", healthUrl: "https://m.example/health", guide });
+    expect(html).toContain("OAuth Client Secret: <code>&lt;client secret&gt;</code>");
+    expect(html).toContain("<code>mailbox-mcp client</code> on the server");
+    expect(html).toContain("cid&lt;&amp;&gt;");
+    expect(html).not.toContain("cid<&>");
+  });
+
+  test("registration on: URL alone for Claude Code, no id or secret in its command", () => {
+    const text = guideText(connectGuide(settings({ baseUrl: "https://mail.example.com", openRegistration: true })));
+    expect(text).toContain("Open registration : on");
+    expect(text).toContain("claude mcp add --transport http mailbox https://mail.example.com/mcp,");
+    expect(text).not.toContain("--client-id");
+    expect(text).toContain("nothing else: Claude registers itself");
+    expect(text).toContain(`MAILBOX_MCP_EXTRA_REDIRECT_URIS=${CHATGPT} (not set yet`);
+    expect(guideText(connectGuide(settings({ openRegistration: true, extraRedirectUris: [CHATGPT] })))).toContain("(already set here)");
+  });
+
+  test("registration off: id and secret for Claude.ai; Claude Code is told why it needs registration", () => {
+    const text = guideText(connectGuide(settings()));
+    expect(text).toContain("Open registration : off");
+    expect(text).toContain("Claude Code: needs open registration");
+    expect(text).toContain("does not support dynamic client registration");
+  });
+});
