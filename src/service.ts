@@ -51,7 +51,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
   } catch (err) {
-    poller.stop();
+    await poller.stop();
     await stopMcp();
     await store.close();
     throw err;
@@ -73,7 +73,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     port: server.port ?? config.port,
     async stop() {
       clearInterval(timer);
-      poller.stop();
+      await poller.stop();
       await stopMcp();
       await server.stop(true);
       await store.close();

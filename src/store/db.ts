@@ -42,6 +42,16 @@ export class Db {
     return this.dialect === "postgres" ? run() : this.serial(run);
   }
 
+  /**
+   * Postgres only: runs `onnotify` for every NOTIFY on `channel`, and `onlisten` once the LISTEN is
+   * acknowledged — at first and again after Bun.SQL re-subscribes a dropped connection (so a caller
+   * can catch up on what it missed meanwhile). One dedicated connection serves every channel.
+   */
+  listen(channel: string, onnotify: () => void, onlisten: () => void): Promise<{ unlisten(): Promise<void> }> {
+    if (this.dialect !== "postgres") throw new Error("LISTEN is a Postgres feature");
+    return this.sql.listen(channel, () => onnotify(), onlisten);
+  }
+
   /** A value for an `IN ${…}` list, e.g. `WHERE id IN ${db.list(ids)}` (never empty). */
   list(values: readonly (string | number)[]): unknown {
     return this.sql(values as (string | number)[]);

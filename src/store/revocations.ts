@@ -4,6 +4,10 @@
 // (src/oauth/revocation-poller.ts), whoever revoked: this process (/oauth/revoke), `mailbox-mcp
 // revoke` in another one, or another instance on a shared store.
 //
+// On Postgres the revoking transaction also sends a NOTIFY (delivered on commit), and every
+// instance LISTENs: a revocation reaches the others at once, and an idle instance sends no query.
+// The notification carries nothing; the listener reads the seq range as the poll does.
+//
 // Why a seq cursor is exact: a row with a lower seq must be visible before one with a higher seq.
 // SQLite runs one writer at a time and AUTOINCREMENT never reuses a value. Postgres hands out
 // identity values before commit, so two revoking transactions could commit out of order and a poller
@@ -24,11 +28,16 @@ export const REVOCATION_RETENTION_MS = 24 * 3600_000;
 /** The advisory lock id that orders revocations on Postgres ("rvk!" in ASCII). */
 const REVOCATION_LOCK = 0x72766b21;
 
+/** The NOTIFY channel of new revocations (Postgres). */
+export const REVOCATION_CHANNEL = "mailbox_mcp_revocations";
+
 /** Inside the caller's transaction: note `tokenIds` as revoked at `now`. */
 export async function recordRevocations(tx: Sql, dialect: Dialect, tokenIds: readonly string[], now: number): Promise<void> {
   if (!tokenIds.length) return;
   if (dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(${REVOCATION_LOCK})`;
   for (const id of tokenIds) await tx`INSERT INTO revocations (token_id, revoked_at) VALUES (${id}, ${now})`;
+  // Sent at commit, and not at all on rollback (PostgreSQL NOTIFY); identical ones in one transaction fold into one.
+  if (dialect === "postgres") await tx`SELECT pg_notify(${REVOCATION_CHANNEL}, '')`;
 }
 
 /**
@@ -53,6 +62,16 @@ export async function deleteGrants(tx: Sql, dialect: Dialect, grantIds: readonly
 
 export class Revocations {
   constructor(private readonly db: Db) {}
+
+  /**
+   * Postgres: calls `wake` on every new revocation (any instance, any process) and whenever the
+   * subscription is (re)established; returns how to stop. SQLite: null, there is nothing to listen
+   * to (a CLI in another process cannot signal us) and the caller polls.
+   */
+  async subscribe(wake: () => void): Promise<{ unlisten(): Promise<void> } | null> {
+    if (this.db.dialect !== "postgres") return null;
+    return this.db.listen(REVOCATION_CHANNEL, wake, wake);
+  }
 
   /** The newest seq, 0 when there is none: where a poller that starts now begins. */
   async latest(): Promise<number> {

@@ -6,6 +6,12 @@ import { LastUsed } from "../../src/oauth/last-used.ts";
 import { startRevocationPoller, type RevocationSource } from "../../src/oauth/revocation-poller.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { manualClock } from "../../src/clock.ts";
+import { memoryStore, openStore } from "../../src/store/store.ts";
+import { freshDatabaseUrl } from "../support/stores.ts";
+import { issueTestGrant, testAccount } from "../support/token.ts";
+
+const KEY = new Uint8Array(32).fill(9);
+const ACCOUNT = testAccount({ email: "a@example.test", user: "a", pass: "p" } as never, { host: "imap.example.test", port: 993 });
 
 function source(rows: string[] = []) {
   const src = {
@@ -41,7 +47,7 @@ describe("revocation poller", () => {
     await poller.poll();
     await poller.poll();
     expect(got).toEqual(["t1", "t2"]);
-    poller.stop();
+    await poller.stop();
   });
 
   test("reads past a full batch in one poll", async () => {
@@ -52,7 +58,7 @@ describe("revocation poller", () => {
     for (let i = 0; i < 1203; i++) src.add(`t${i}`);
     await poller.poll();
     expect(got.length).toBe(1203);
-    poller.stop();
+    await poller.stop();
   });
 
   test("polls on its own every interval, and a failed poll is logged and retried", async () => {
@@ -66,7 +72,34 @@ describe("revocation poller", () => {
     for (let i = 0; i < 200 && got.length === 0; i++) await Bun.sleep(5);
     expect(got).toEqual(["t1"]);
     expect(log.lines.some((l) => l.includes("revocation poll failed") && l.includes("database is locked"))).toBe(true);
-    poller.stop();
+    await poller.stop();
+  });
+});
+
+describe("revocation poller on a shared Postgres: pushed by LISTEN/NOTIFY", () => {
+  test("a revocation on another instance arrives without a poll; SQLite has no push and polls", async () => {
+    const url = await freshDatabaseUrl("push");
+    const open = () => openStore({ databaseUrl: url, sqlitePath: ":memory:", masterKey: KEY, clock: Date.now });
+    const [here, there] = [await open(), await open()];
+    try {
+      const events = new TokenEvents();
+      const got = heard(events);
+      // Neither interval comes round during the test: only a notification can deliver it.
+      const poller = await startRevocationPoller(here.revocations, events, memoryLogger(), 600_000, 600_000);
+      expect(poller.pushed).toBe(true);
+      const { token, tokenId } = await issueTestGrant(there, ACCOUNT);
+      await there.grants.revokeToken(token);
+      for (let i = 0; i < 100 && got.length === 0; i++) await Bun.sleep(20);
+      expect(got).toEqual([tokenId]);
+      await poller.stop();
+    } finally {
+      await Promise.all([here.close(), there.close()]);
+    }
+    const sqlite = memoryStore(KEY, Date.now);
+    const poller = await startRevocationPoller(sqlite.revocations, new TokenEvents(), memoryLogger(), 600_000);
+    expect(poller.pushed).toBe(false);
+    await poller.stop();
+    await sqlite.close();
   });
 });
 
