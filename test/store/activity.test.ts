@@ -2,15 +2,18 @@
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../src/clock.ts";
 import { ActivityLog } from "../../src/store/activity.ts";
-import { memoryStore } from "../../src/store/store.ts";
+import { storesOver } from "../../src/store/store.ts";
+import { BACKENDS, closeStoresAfterEach } from "../support/stores.ts";
 import { describeDetails, parseSince } from "../../src/verbs/activity.ts";
 
 const master = new Uint8Array(32).fill(4);
 
+closeStoresAfterEach();
+
 describe("ActivityLog", () => {
-  test("filters by grant id prefix and by time; oldest first", async () => {
+  test.each(BACKENDS.map((b) => [b.name, b] as const))("%s: filters by grant id prefix and by time; oldest first", async (_name, backend) => {
     const clock = manualClock(Date.UTC(2026, 10, 20, 12));
-    const { db, activity: log } = memoryStore(master, clock);
+    const { db, activity: log } = storesOver(await backend.open(), master, clock);
     await log.record({ grantId: "aaaa1111", tool: "send_email", outcome: "ok", details: { recipients: ["bob@example.test"], message_id: "<m@x>" } });
     clock.advance(86_400_000);
     await log.record({ grantId: "bbbb2222", tool: "mark_as_read", outcome: "error", details: { folder: "INBOX", uids: [3], read: true, error: "gone" } });
