@@ -12,7 +12,7 @@ import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
-import { migrate } from "./schema.ts";
+import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 
 export interface Store {
   db: Db;
@@ -35,6 +35,19 @@ export interface Store {
 
 const DEFAULT_CLIENT_IDLE_MS = 30 * 86_400_000;
 
+export class SchemaMismatchError extends Error {
+  constructor(found: number) {
+    super(`the store's schema version is ${found}, this build's is ${SCHEMA_VERSION}: run the server of this version once (it migrates), or use the matching mailbox-mcp`);
+    this.name = "SchemaMismatchError";
+  }
+}
+
+/** The owner's verbs work only on a store at exactly this build's schema. */
+async function expectCurrentSchema(db: Db): Promise<void> {
+  const found = await schemaVersion(db);
+  if (found !== SCHEMA_VERSION) throw new SchemaMismatchError(found);
+}
+
 export class KeyMismatchError extends Error {
   constructor() {
     super("MAILBOX_MCP_SECRET_KEY is not the key this store was created with; every instance on one database must use the same key");
@@ -51,6 +64,12 @@ export interface StoreTarget {
   clock: Clock;
   /** A client registration without a grant for this long is gone (src/oauth/registration.ts); default 30 days. */
   clientIdleMs?: number;
+  /**
+   * "serve" (default) migrates the schema and, on SQLite only, adopts a new master key (a lost key
+   * file). "tool" (the owner's CLI verbs) changes neither: a newer CLI must not migrate a store
+   * its servers do not know yet, and a mistyped key must not replace the store's key check.
+   */
+  role?: "serve" | "tool";
   warn?: (message: string) => void;
 }
 
@@ -93,11 +112,12 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
 export async function openStore(t: StoreTarget): Promise<Store> {
   const db = t.databaseUrl ? await openPostgres(t.databaseUrl) : await openSqlite(t.sqlitePath);
   try {
-    await migrate(db);
+    if (t.role === "tool") await expectCurrentSchema(db);
+    else await migrate(db);
     const check = await checkMasterKey(db, t.masterKey);
     if (check === "mismatch") {
       // Shared store: another key means this instance would seal what the others cannot open. Refuse.
-      if (db.dialect === "postgres") throw new KeyMismatchError();
+      if (db.dialect === "postgres" || t.role === "tool") throw new KeyMismatchError();
       // The single executable after a lost key file: its old grants cannot be opened by anyone now,
       // and clients simply sign in again (README); the new key becomes the store's.
       t.warn?.("the master key is not the one this store was created with: existing grants cannot be opened; clients must sign in again");

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config, Settings } from "../config.ts";
 import { CLIENT_IDLE_MS } from "../oauth/registration.ts";
 import { DB_FILE } from "../store/data-dir.ts";
-import { openStore as openStoreAt, type Store } from "../store/store.ts";
+import { KeyMismatchError, openStore as openStoreAt, SchemaMismatchError, type Store } from "../store/store.ts";
 
 export type Out = (text: string) => void;
 
@@ -64,10 +64,16 @@ export async function openStore(settings: Settings, prepare: (s: Settings) => Co
     throw new VerbError(`no store at ${path}: start the server once there, or give the same --data-dir (MAILBOX_MCP_DATA_DIR) as the server`);
   }
   const config = prepare(settings);
-  const store = await openStoreAt({
-    databaseUrl: config.databaseUrl, sqlitePath: path, masterKey: config.secretKey, clock: Date.now, clientIdleMs: CLIENT_IDLE_MS,
-  });
-  return { config, store };
+  try {
+    const store = await openStoreAt({
+      databaseUrl: config.databaseUrl, sqlitePath: path, masterKey: config.secretKey, clock: Date.now, clientIdleMs: CLIENT_IDLE_MS,
+      role: "tool",
+    });
+    return { config, store };
+  } catch (err) {
+    if (err instanceof KeyMismatchError || err instanceof SchemaMismatchError) throw new VerbError(err.message);
+    throw err;
+  }
 }
 
 /** "2026-11-23 14:02 UTC": minutes are enough to tell grants and calls apart for a person. */

@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { manualClock } from "../../src/clock.ts";
 import { keyCheckValue } from "../../src/store/crypto.ts";
-import { openPostgres, type Db } from "../../src/store/db.ts";
+import { openPostgres, openSqlite, type Db } from "../../src/store/db.ts";
 import { checkMasterKey } from "../../src/store/key-check.ts";
 import { LimitStore } from "../../src/store/limits.ts";
 import { migrate, SCHEMA_VERSION, SchemaVersionError, schemaVersion } from "../../src/store/schema.ts";
-import { KeyMismatchError, openStore } from "../../src/store/store.ts";
+import { KeyMismatchError, openStore, SchemaMismatchError } from "../../src/store/store.ts";
 import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
 
 const key = new Uint8Array(32).fill(1);
@@ -100,6 +100,23 @@ describe("the single executable's SQLite file", () => {
     expect(warnings[0]).toContain("clients must sign in again");
     expect(await checkMasterKey(second.db, other)).toBe("match");
     await second.close();
+  });
+
+  test("the owner's verbs (role tool) neither adopt another key nor migrate", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "keycheck-")), "s.sqlite");
+    const clock = manualClock();
+    const at = { databaseUrl: null, sqlitePath: path, clock, role: "tool" as const };
+    await (await openStore({ databaseUrl: null, sqlitePath: path, masterKey: key, clock })).close();
+    await expect(openStore({ ...at, masterKey: new Uint8Array(32).fill(2) })).rejects.toThrow(KeyMismatchError);
+    const tool = await openStore({ ...at, masterKey: key }); // the key check is still the server's
+    await tool.close();
+    // A store one version behind (its server not yet upgraded): a newer CLI refuses, and leaves it as it is.
+    const olderPath = join(mkdtempSync(join(tmpdir(), "older-")), "s.sqlite");
+    const older = await openSqlite(olderPath);
+    await migrate(older, SCHEMA_VERSION - 1);
+    await expect(openStore({ ...at, sqlitePath: olderPath, masterKey: key })).rejects.toThrow(SchemaMismatchError);
+    expect(await schemaVersion(older)).toBe(SCHEMA_VERSION - 1);
+    await older.close();
   });
 });
 
