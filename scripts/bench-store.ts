@@ -102,7 +102,7 @@ interface Load {
 
 /** haproxy over `instances`, with LOAD_TOKENS × CALLERS_PER_TOKEN callers, each on a session of its own. */
 async function balancedLoad(instances: ServerProc[], folder: string): Promise<Load> {
-  const lb = await startHaproxy(instances.map((s) => s.port), undefined, { stickySessions: true, fall: 10 });
+  const lb = await startHaproxy(instances.map((s) => s.port), undefined, { fall: 10 });
   const url = `http://127.0.0.1:${lb.port}/mcp`;
   const callers: McpCaller[] = [];
   for (const token of instances[0]!.tokens) for (let i = 0; i < CALLERS_PER_TOKEN; i++) callers.push(await sessionCaller(url, token));
@@ -143,7 +143,7 @@ async function scaleOut(account: MailAccount, folder: string, databaseUrl: strin
     const rounds = 4;
     const seconds = LOAD_SECONDS / 2;
     console.log(`\nmixed read load on Postgres through haproxy, ${LOAD_TOKENS * CALLERS_PER_TOKEN} callers, ${rounds} alternating ` +
-      `rounds of ${seconds} s (sessions pinned to their instance until they move into the store):`);
+      `rounds of ${seconds} s (round robin, no affinity: any instance serves any session):`);
     const perSecond: number[][] = [[], []];
     const totals = [{ calls: 0, errors: 0 }, { calls: 0, errors: 0 }];
     for (let r = -1; r < rounds; r++) {

@@ -24,14 +24,9 @@ export interface Haproxy {
 
 export interface HaproxyOptions {
   /**
-   * Pin each MCP session to the instance that opened it (a stick table on Mcp-Session-Id). Only for
-   * the bench, while 2025-era sessions live in one instance's memory; the cluster tests use none.
-   */
-  stickySessions?: boolean;
-  /**
    * Failed health checks (every 500 ms) before an instance is taken out; default 1, so a killed
-   * instance is out within half a second. The bench uses more: a check that times out on a busy
-   * machine would otherwise move pinned sessions to an instance that does not have them.
+   * instance is out within half a second. The bench uses more: on a busy machine a check can time
+   * out, and an instance taken out for that would skew the calls-per-second figures.
    */
   fall?: number;
 }
@@ -56,9 +51,6 @@ export function haproxyConfig(port: number, backends: number[], opts: HaproxyOpt
     "  default_backend instances",
     "backend instances",
     "  balance roundrobin",
-    ...(opts.stickySessions
-      ? ["  stick-table type string len 64 size 100k expire 30m", "  stick on req.hdr(mcp-session-id)", "  stick store-response res.hdr(mcp-session-id)"]
-      : []),
     // HTTP/1.1 with a Host: the bare `option httpchk GET /health` sends HTTP/1.0 without one, which
     // the server answers with 400 (no Host, no URL), so every instance would be marked down.
     "  option httpchk",
