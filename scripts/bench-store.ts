@@ -25,6 +25,7 @@ import * as fx from "../test/support/mail-fixtures.ts";
 import { connectClient } from "../test/support/mcp-client.ts";
 import { startPostgres } from "../test/support/postgres.ts";
 import { testAccount } from "../test/support/token.ts";
+import { readMix } from "./bench-cpu.ts";
 import { ms, pct, rawCaller, startServer, timeTogether, verdict, type McpCaller, type ServerProc } from "./bench-lib.ts";
 
 const CPU_CALLS = Number(process.env.BENCH_STORE_CPU_CALLS ?? 1000);
@@ -36,16 +37,6 @@ const CALLERS_PER_TOKEN = 2; // within the per-token limit of 4 running calls
 function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s (CLK_TCK 100)
-}
-
-function readMix(folder: string): Array<(m: McpCaller) => Promise<unknown>> {
-  return [
-    (m) => m.call("get_recent_emails", { folder, limit: 20 }),
-    (m) => m.call("search_emails", { folder, from: "dave@example.org" }),
-    (m) => m.call("get_email", { folder, uid: 500 }),
-    (m) => m.call("list_mailboxes", {}),
-    (m) => m.call("list_providers", {}),
-  ];
 }
 
 async function sessionCaller(url: string, token: string): Promise<McpCaller> {
