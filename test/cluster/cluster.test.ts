@@ -92,14 +92,14 @@ describe("three instances, one Postgres, haproxy round robin", () => {
     const bob = client("198.51.100.5");
     const bobCode = await flowToCode(bob, newVerifier(), { email: h.dovecot.users.bob.email, password: h.dovecot.users.bob.pass });
     const runToken = await exchange(bob, bobCode.code, bobCode.verifier);
-    const outcomes: Array<{ startedAt: number; ok: boolean }> = [];
+    const outcomes: Array<{ startedAt: number; ok: boolean; error?: string }> = [];
     const timed = async (fn: () => Promise<unknown>) => {
       const startedAt = performance.now();
       try {
         await fn();
         outcomes.push({ startedAt, ok: true });
-      } catch {
-        outcomes.push({ startedAt, ok: false });
+      } catch (err) {
+        outcomes.push({ startedAt, ok: false, error: (err as Error).message });
       }
     };
     const stopAt = { done: false };
@@ -134,7 +134,7 @@ describe("three instances, one Postgres, haproxy round robin", () => {
     // At most one call per client was in flight on the victim when it died; every call started after
     // it was gone went to the others (haproxy redispatches a refused connection): none failed.
     expect(failed.length).toBeLessThanOrEqual(4);
-    expect(failed.every((o) => o.startedAt < diedAt)).toBe(true);
+    expect(failed.filter((o) => o.startedAt >= diedAt)).toEqual([]);
     expect(outcomes.filter((o) => o.ok && o.startedAt > diedAt).length).toBeGreaterThan(50);
 
     // Nothing stored was lost: the token works on both survivors, the code exchanges, the form completes.
