@@ -121,6 +121,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     await Promise.race([ended, Bun.sleep(5_000)]);
     expect(endedAt).toBeGreaterThan(0);
     expect(endedAt - revokedAt).toBeLessThan(2_000);
+    if (process.env.CLUSTER_VERBOSE) console.log(`stream on ${y.name} ended ${(endedAt - revokedAt).toFixed(0)} ms after the revoke on ${x.name}`);
     for (const inst of cl.instances) {
       expect((await initialize(direct(inst), token)).status).toBe(401);
       expect((await fetch(direct(inst), { method: "GET", headers })).status).toBe(401);
