@@ -13,6 +13,9 @@ export type Sql = SQL;
 /** Rows plus the statement's affected-row count (Bun.SQL's `count`). */
 export type Rows<T> = T[] & { count: number };
 
+/** How often a transaction Postgres aborted as a deadlock victim is tried in all. */
+const DEADLOCK_ATTEMPTS = 3;
+
 export class Db {
   /** SQLite only: the tail of the queue every statement and transaction waits its turn in. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -38,8 +41,22 @@ export class Db {
    * process on the same file (a CLI verb) waits on busy_timeout instead of failing on upgrade.
    */
   tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    const run = () => (this.dialect === "postgres" ? this.sql.begin(fn) : this.sql.begin("IMMEDIATE", fn)) as Promise<T>;
-    return this.dialect === "postgres" ? run() : this.serial(run);
+    if (this.dialect === "postgres") return this.pgTx(fn);
+    return this.serial(() => this.sql.begin("IMMEDIATE", fn) as Promise<T>);
+  }
+
+  /**
+   * Postgres picks one of two deadlocked transactions and aborts it (SQLSTATE 40P01); its work was
+   * rolled back whole, so it is simply run again. Our transactions touch only the database.
+   */
+  private async pgTx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.sql.begin(fn)) as T;
+      } catch (err) {
+        if ((err as { errno?: string }).errno !== "40P01" || attempt >= DEADLOCK_ATTEMPTS) throw err;
+      }
+    }
   }
 
   /**

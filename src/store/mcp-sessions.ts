@@ -19,6 +19,9 @@ export const sessionKey = (sessionId: string): string => hashSecret(sessionId);
 /** "No limit" for LIMIT … OFFSET: SQLite's `LIMIT -1` is not valid on Postgres, and `LIMIT ALL` not on SQLite. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
+/** The advisory lock id that serialises session evictions on Postgres ("sess" in ASCII). */
+const EVICTION_LOCK = 0x73657373;
+
 const keys = (rows: Array<{ id_hash: string }>): string[] => rows.map((r) => r.id_hash);
 
 export class SessionRows {
@@ -76,10 +79,15 @@ export class SessionRows {
    * Returns the deleted keys.
    */
   evict(tokenId: string, perToken: number, total: number): Promise<string[]> {
-    return this.db.tx(async (tx) => [
-      ...(await this.evictBeyond(tx, tokenId, perToken)),
-      ...(await this.evictBeyond(tx, null, total)),
-    ]);
+    return this.db.tx(async (tx) => {
+      // Two instances evicting at once would lock overlapping rows in different orders and deadlock
+      // (seen on Postgres with 3 instances opening sessions for one token): one eviction at a time.
+      if (this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(${EVICTION_LOCK})`;
+      return [
+        ...(await this.evictBeyond(tx, tokenId, perToken)),
+        ...(await this.evictBeyond(tx, null, total)),
+      ];
+    });
   }
 
   /** Inside a transaction: the least recently used sessions (of `tokenId`, or anyone's) beyond `keep`. */

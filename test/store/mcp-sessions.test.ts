@@ -7,7 +7,8 @@ import { PendingStore } from "../../src/store/pending.ts";
 import { manualClock } from "../../src/clock.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
 import { USERS } from "../support/dovecot.ts";
-import { BACKENDS, closeStoresAfterEach } from "../support/stores.ts";
+import { openStore } from "../../src/store/store.ts";
+import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
 
 closeStoresAfterEach();
 
@@ -71,3 +72,28 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+describe("session rows on one Postgres shared by three instances", () => {
+  test("instances opening sessions for one token at once evict without a deadlock", async () => {
+    const url = await freshDatabaseUrl("evict");
+    const key = new Uint8Array(32).fill(3);
+    const stores = await Promise.all([1, 2, 3].map(() => openStore({ databaseUrl: url, sqlitePath: ":memory:", masterKey: key, clock: Date.now })));
+    try {
+      const { tokenId } = await issueTestGrant(stores[0]!, testAccount(USERS.alice, { host: "imap.example.test", port: 993 }));
+      const errors: string[] = [];
+      let n = 0;
+      // 12 initializes at a time across the three, each over the per-token cap of 5: every one evicts.
+      await Promise.all(Array.from({ length: 12 }, async (_, w) => {
+        for (let i = 0; i < 25; i++) {
+          const s = stores[w % 3]!;
+          await s.sessions.insert(`k${n++}`, tokenId, "{}", Date.now()).catch((e: Error) => errors.push(e.message));
+          await s.sessions.evict(tokenId, 5, 1000).catch((e: Error) => errors.push(e.message));
+        }
+      }));
+      expect(errors).toEqual([]);
+      expect(await stores[1]!.sessions.countFor(tokenId)).toBe(5);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  }, 30_000);
+});
