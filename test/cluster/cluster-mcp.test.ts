@@ -9,7 +9,7 @@ import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { openPostgres } from "../../src/store/db.ts";
 import { initialize, startCluster, tokenFor, type Cluster } from "../support/cluster.ts";
-import type { Instance } from "../support/instances.ts";
+import { runCli, type Instance } from "../support/instances.ts";
 import { loginImap } from "../support/imap.ts";
 import { plainText } from "../support/mail-fixtures.ts";
 import { callOk, connectClient } from "../support/mcp-client.ts";
@@ -92,8 +92,12 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     expect(new Set(posts.map((r) => r.instance)).size).toBe(3);
   }, 30_000);
 
-  test("revoking a token on one instance ends its SSE stream on another within 2 s; then 401 everywhere", async () => {
-    const token = await tokenFor(cl.h, cl.client("198.51.100.23"));
+  /**
+   * Opens a session and its GET stream straight on instance b, revokes with `revoke` (which returns
+   * the instant to count from), and checks the stream ends within 2 s and the token is refused everywhere.
+   */
+  async function streamCutBy(ip: string, as: Record<string, string>, revoke: (token: string, x: Instance) => Promise<number>, how: string) {
+    const token = await tokenFor(cl.h, cl.client(ip), as);
     const [x, y] = cl.instances as [Instance, Instance, Instance];
     const init = await initialize(cl.mcpUrl, token);
     expect(init.status).toBe(200);
@@ -113,19 +117,36 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     const ended = sse.text().then(() => { endedAt = performance.now(); }, () => { endedAt = performance.now(); });
 
     expect(endedAt).toBe(0); // still open
-    const revokedAt = performance.now();
-    const revoke = await fetch(`http://127.0.0.1:${x.port}/oauth/revoke`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }),
-    });
-    expect(revoke.status).toBe(200);
+    const revokedAt = await revoke(token, x);
     await Promise.race([ended, Bun.sleep(5_000)]);
     expect(endedAt).toBeGreaterThan(0);
     expect(endedAt - revokedAt).toBeLessThan(2_000);
-    if (process.env.CLUSTER_VERBOSE) console.log(`stream on ${y.name} ended ${(endedAt - revokedAt).toFixed(0)} ms after the revoke on ${x.name}`);
+    if (process.env.CLUSTER_VERBOSE) console.log(`stream on ${y.name} ended ${(endedAt - revokedAt).toFixed(0)} ms after the revoke (${how})`);
     for (const inst of cl.instances) {
       expect((await initialize(direct(inst), token)).status).toBe(401);
       expect((await fetch(direct(inst), { method: "GET", headers })).status).toBe(401);
     }
+  }
+
+  test("revoking a token on one instance ends its SSE stream on another within 2 s; then 401 everywhere", async () => {
+    await streamCutBy("198.51.100.23", {}, async (token, x) => {
+      const at = performance.now(); // from the request: the 2 s include the revoking instance's own work
+      const res = await fetch(`http://127.0.0.1:${x.port}/oauth/revoke`, {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }),
+      });
+      expect(res.status).toBe(200);
+      return at;
+    }, "POST /oauth/revoke on a");
+  }, 30_000);
+
+  test("`mailbox-mcp revoke` on the database URL (no instance involved) ends the stream too", async () => {
+    const bob = cl.h.dovecot.users.bob;
+    await streamCutBy("198.51.100.25", { email: bob.email, password: bob.pass }, async () => {
+      const r = await runCli(["revoke", bob.email], cl.env);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      return performance.now(); // from the verb's exit (its own start-up is not the servers' doing)
+    }, "mailbox-mcp revoke");
   }, 30_000);
 
   test("kill -9 during a run of tool calls on one session: only the calls in flight on it fail, the session goes on", async () => {
