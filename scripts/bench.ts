@@ -20,7 +20,6 @@ import { ImapFlow } from "imapflow";
 import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap-connect.ts";
 import { getEmail } from "../src/mail/message.ts";
 import { recentEmails, searchEmails } from "../src/mail/read.ts";
-import type { MailAccount } from "../src/mail/types.ts";
 import { getHarness, stopHarness } from "../test/support/harness.ts";
 import * as fx from "../test/support/mail-fixtures.ts";
 import { callOk, connectClient } from "../test/support/mcp-client.ts";

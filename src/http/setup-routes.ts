@@ -14,7 +14,7 @@ import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
-import { allowedRedirectUris, redirectHost, redirectOrigin } from "../oauth/redirects.ts";
+import { redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
 import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
@@ -96,7 +96,6 @@ async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, c
 export function setupRoutes(deps: AppDeps) {
   const { config, store, clients, clock, log } = deps;
   const { grants, pending, limits } = store;
-  const allowed = allowedRedirectUris(config);
   // Bucket names key the events in the store: every instance on one store counts in the same ones.
   const limiter = new StoreLimiter(limits, "connect-failures", CONNECT_LIMIT);
   const attempts = new StoreLimiter(limits, "connect-attempts", ATTEMPT_LIMIT);
