@@ -31,68 +31,70 @@ export interface RevocationPoller {
   stop(): Promise<void>;
 }
 
-export async function startRevocationPoller(
-  source: RevocationSource, events: TokenEvents, log: Logger, everyMs = REVOCATION_POLL_MS, backstopMs = REVOCATION_BACKSTOP_MS,
-): Promise<RevocationPoller> {
-  // Revocations from before this process started hold nothing here: begin at the newest.
-  let cursor = await source.latest();
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
+/** Reads the source from a cursor, one read at a time: a wake during a read runs one more after it, so none is lost. */
+class RevocationReader {
+  private running: Promise<void> | null = null;
+  private again = false;
 
-  async function readAll(): Promise<void> {
+  constructor(
+    private readonly source: RevocationSource,
+    private readonly events: TokenEvents,
+    /** Revocations from before this process started hold nothing here: it begins at the newest. */
+    private cursor: number,
+  ) {}
+
+  poll(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    do {
+      this.again = false;
+      await this.readAll();
+    } while (this.again);
+  }
+
+  private async readAll(): Promise<void> {
     for (;;) {
-      const batch = await source.after(cursor, BATCH);
+      const batch = await this.source.after(this.cursor, BATCH);
       for (const r of batch) {
-        await events.emitRevoked(r.tokenId);
-        cursor = r.seq;
+        await this.events.emitRevoked(r.tokenId);
+        this.cursor = r.seq;
       }
       if (batch.length < BATCH) return;
     }
   }
+}
 
-  /** One read at a time; a wake during a read runs one more after it, so no notification is lost. */
-  function poll(): Promise<void> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await readAll();
-        } while (again);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  }
-
-  const wake = () => void poll().catch((err: unknown) => log.error("revocation poll failed", { error: (err as Error).message }));
-  const subscription = source.subscribe ? await source.subscribe(wake) : null;
-  const interval = subscription ? backstopMs : everyMs;
-
-  async function tick(): Promise<void> {
+export async function startRevocationPoller(
+  source: RevocationSource, events: TokenEvents, log: Logger, everyMs = REVOCATION_POLL_MS, backstopMs = REVOCATION_BACKSTOP_MS,
+): Promise<RevocationPoller> {
+  const reader = new RevocationReader(source, events, await source.latest());
+  const poll = async () => {
     try {
-      await poll();
+      await reader.poll();
     } catch (err) {
       log.error("revocation poll failed", { error: (err as Error).message });
     }
-    schedule();
-  }
-
-  function schedule(): void {
+  };
+  const subscription = source.subscribe ? await source.subscribe(() => void poll()) : null;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (): void => {
     if (stopped) return;
-    timer = setTimeout(tick, interval);
+    timer = setTimeout(() => void poll().then(schedule), subscription ? backstopMs : everyMs);
     timer.unref();
-  }
-
+  };
   schedule();
   return {
-    poll,
+    poll: () => reader.poll(),
     pushed: subscription !== null,
     async stop() {
       stopped = true;
