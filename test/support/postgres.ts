@@ -13,6 +13,8 @@ export interface PostgresServer {
   port: number;
   /** postgres://… for a database of its own, created by `database()`. */
   database(name: string): Promise<string>;
+  /** Stops it as an outage would (fast: clients are cut off) and starts it again on the same port. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,8 +58,13 @@ export async function startPostgres(): Promise<PostgresServer> {
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300`;
   await run([...asUser, join(bin, "pg_ctl"), "-D", join(dir, "data"), "-l", join(dir, "log"), "-o", opts, "-w", "-t", "30", "start"], "pg_ctl start");
   const admin = new Bun.SQL(`postgres://mailbox@127.0.0.1:${port}/postgres`);
+  const pgCtl = (...args: string[]) => run([...asUser, join(bin, "pg_ctl"), "-D", join(dir, "data"), ...args], `pg_ctl ${args.at(-1)}`);
   return {
     port,
+    async restart() {
+      await pgCtl("-m", "fast", "-w", "stop");
+      await pgCtl("-l", join(dir, "log"), "-o", opts, "-w", "-t", "30", "start");
+    },
     async database(name) {
       await admin.unsafe(`CREATE DATABASE "${name.replace(/[^a-z0-9_]/gi, "")}"`);
       return `postgres://mailbox@127.0.0.1:${port}/${name}`;
