@@ -81,8 +81,9 @@ export class SessionStore<L extends LiveSession = LiveSession> {
    */
   async add(sessionId: string, tokenId: string, init: string, live: L): Promise<void> {
     const key = sessionKey(sessionId);
-    this.remember(key, tokenId, Promise.resolve(live));
+    // The row first: the cache only ever holds sessions that have one (a failed insert caches nothing).
     await this.rows.insert(key, tokenId, init, this.clock());
+    this.remember(key, tokenId, Promise.resolve(live));
     for (const gone of await this.rows.evict(tokenId, this.limits.maxPerToken, this.limits.maxSessions)) {
       void this.drop(gone, "session cap reached");
     }
