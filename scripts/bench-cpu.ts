@@ -7,7 +7,7 @@
 // of 4 running calls) each cycling through its token's sessions and a mix of the five read tools, so
 // that HTTP, auth, session lookup, JSON-RPC and the tool all count. A warm-up pass first (JIT, IMAP
 // logins, folder selects), then the measured passes.
-import type { MailAccount } from "../src/mail/types.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import { modernCaller, openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
 
 const TOKENS = 10;

@@ -5,10 +5,10 @@
 // sees other clients' changes). Targets (issue 9): MCP / fresh direct <= 1.0 for the three read
 // rows; the first call of a token with no open IMAP connection <= 6 round trips, login included.
 import { ImapFlow } from "imapflow";
-import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap-connect.ts";
-import { getEmail } from "../src/mail/message.ts";
-import { recentEmails, searchEmails } from "../src/mail/read.ts";
-import type { MailAccount } from "../src/mail/types.ts";
+import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
+import { getEmail } from "../src/mail/read/message.ts";
+import { recentEmails, searchEmails } from "../src/mail/read/listing.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import { startLatencyRelay } from "../test/support/latency-relay.ts";
 import { connectClient } from "../test/support/mcp-client.ts";
 import { ms, pct, rawCaller, startServer, timeTogether, verdict } from "./bench-lib.ts";

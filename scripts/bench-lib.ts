@@ -4,7 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
-import type { MailAccount } from "../src/mail/types.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import { callOk } from "../test/support/mcp-client.ts";
 
 export const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);

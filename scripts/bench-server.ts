@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
-import type { MailAccount } from "../src/mail/types.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import { createMcpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/registration.ts";

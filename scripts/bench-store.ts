@@ -18,7 +18,7 @@ import { systemClock } from "../src/clock.ts";
 import { hashSecret } from "../src/store/crypto.ts";
 import { openStore, type Store } from "../src/store/store.ts";
 import { issueTestToken } from "../test/support/token.ts";
-import type { MailAccount } from "../src/mail/types.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import { startHaproxy } from "../test/support/haproxy.ts";
 import { getHarness, stopHarness } from "../test/support/harness.ts";
 import * as fx from "../test/support/mail-fixtures.ts";

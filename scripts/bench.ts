@@ -17,9 +17,9 @@
 // client: `m.call(tool, args)`), and the same work done directly on the ImapFlow client.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ImapFlow } from "imapflow";
-import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap-connect.ts";
-import { getEmail } from "../src/mail/message.ts";
-import { recentEmails, searchEmails } from "../src/mail/read.ts";
+import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap/connect.ts";
+import { getEmail } from "../src/mail/read/message.ts";
+import { recentEmails, searchEmails } from "../src/mail/read/listing.ts";
 import { getHarness, stopHarness } from "../test/support/harness.ts";
 import * as fx from "../test/support/mail-fixtures.ts";
 import { callOk, connectClient } from "../test/support/mcp-client.ts";

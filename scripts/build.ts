@@ -10,7 +10,7 @@ import { $ } from "bun";
 const outIndex = process.argv.indexOf("--outdir");
 const outdir = outIndex > 0 ? process.argv[outIndex + 1]! : "dist";
 
-const WORKERS = ["src/mail/html-text/worker.ts", "src/mail/pdf-text/worker.ts"];
+const WORKERS = ["src/mail/content/html-text/worker.ts", "src/mail/content/pdf-text/worker.ts"];
 
 const targets: Array<[string, string]> = [["bun-linux-x64", "mailbox-mcp"]];
 if (process.argv.includes("--all")) {

@@ -25,7 +25,7 @@ import type { McpServerDeps, TokenExtra } from "../mcp/server.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { LastUsed } from "../oauth/last-used.ts";
-import { closeSmtp } from "../mail/smtp.ts";
+import { closeSmtp } from "../mail/smtp/pool.ts";
 import type { AppDeps } from "./app.ts";
 import { liftIdleTimeout } from "./idle-lift.ts";
 import { allowedOrigins } from "./security.ts";

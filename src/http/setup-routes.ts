@@ -4,7 +4,7 @@ import { clientAddress } from "./client-address.ts";
 import { limitedBody } from "./form-body.ts";
 import { timeoutsOf } from "./timeouts.ts";
 import { Elysia, t } from "elysia";
-import { verifyLogin } from "../mail/verify.ts";
+import { verifyLogin } from "../mail/imap/verify.ts";
 import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
 import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";

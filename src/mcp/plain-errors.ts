@@ -4,7 +4,7 @@
 // "internal error" (-32603) when a request's params have the wrong shape, imapflow's codes
 // ("(InvalidStringValue)") when a folder name carries a line break.
 import { ProtocolError, ProtocolErrorCode, type JSONRPCMessage, type McpServer } from "@modelcontextprotocol/server";
-import { MailError } from "../mail/types.ts";
+import { MailError } from "../mail/errors.ts";
 
 /** The fields of a zod (v4) issue this file reads. */
 interface Issue {

@@ -2,8 +2,8 @@
 // MCP sessions (30 min) and idle IMAP connections (5 min).
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
-import { ImapPool, type PoolOptions } from "../mail/imap-pool.ts";
-import { closeAllSmtp } from "../mail/smtp.ts";
+import { ImapPool, type PoolOptions } from "../mail/imap/pool.ts";
+import { closeAllSmtp } from "../mail/smtp/pool.ts";
 import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
 import { SendBudget } from "./send-budget.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";

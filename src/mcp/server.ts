@@ -3,9 +3,10 @@
 // request came with (ctx.http.authInfo).
 import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
-import type { ImapPool } from "../mail/imap-pool.ts";
-import { smtpAccount } from "../mail/smtp.ts";
-import { decodeAccount, MailError, type MailAccount } from "../mail/types.ts";
+import type { ImapPool } from "../mail/imap/pool.ts";
+import { smtpAccount } from "../mail/smtp/pool.ts";
+import { decodeAccount, type MailAccount } from "../mail/account.ts";
+import { MailError } from "../mail/errors.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";

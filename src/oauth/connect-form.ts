@@ -1,6 +1,6 @@
 // The setup form's fields (DESIGN §3) turned into a MailAccount, or a message saying what to fix.
-import { findProvider, type Provider, type ProviderEndpoint } from "../mail/providers.ts";
-import type { MailAccount, Security, ServerEndpoint } from "../mail/types.ts";
+import { findProvider, type Provider, type ProviderEndpoint } from "../mail/providers/presets.ts";
+import type { MailAccount, Security, ServerEndpoint } from "../mail/account.ts";
 
 /** Every field of POST /oauth/connect; all optional so our own checks, not a schema, decide the answer. */
 export interface ConnectFields {

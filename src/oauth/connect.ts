@@ -2,14 +2,15 @@
 // the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: DESIGN §3.
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import { MailError, encodeAccount, type MailAccount } from "../mail/types.ts";
-import type { VerifyLogin } from "../mail/verify.ts";
+import { encodeAccount, type MailAccount } from "../mail/account.ts";
+import { MailError } from "../mail/errors.ts";
+import type { VerifyLogin } from "../mail/imap/verify.ts";
 import { randomString } from "../store/crypto.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../store/pending.ts";
 import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
-import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/public-hosts.ts";
+import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/net/host-policy.ts";
 import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 import type { TokenEvents } from "./token-events.ts";

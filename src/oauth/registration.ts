@@ -2,7 +2,7 @@
 // server supports (§3.2.1 lets it replace requested values), store the client, answer with its information.
 // Only with MAILBOX_MCP_OPEN_REGISTRATION; the route does not exist otherwise.
 import type { Clock } from "../clock.ts";
-import { cleanLine } from "../mail/sanitize.ts";
+import { cleanLine } from "../mail/content/sanitize.ts";
 import type { ClientAuthMethod, RegisteredClient } from "../store/clients.ts";
 import { hashSecret, randomHex } from "../store/crypto.ts";
 import type { ClientRegistry } from "./clients.ts";

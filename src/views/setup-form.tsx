@@ -6,7 +6,7 @@
 // kitajs itself escapes only the double quote in attributes (STACK-NOTES).
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { Html } from "@kitajs/html";
-import { PROVIDERS, findProvider, type Provider } from "../mail/providers.ts";
+import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
 import type { Access } from "../oauth/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
 import { Layout } from "./layout.tsx";

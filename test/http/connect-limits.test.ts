@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../../src/http/app.ts";
 import { ATTEMPT_LIMIT, MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
-import { MailError } from "../../src/mail/types.ts";
+import { MailError } from "../../src/mail/errors.ts";
 import { CONNECT_LIMIT } from "../../src/oauth/rate-limit.ts";
 import { freePort } from "../support/dovecot.ts";
 import { startFakeImap } from "../support/fake-imap.ts";

@@ -4,7 +4,7 @@ import { freePort } from "../support/dovecot.ts";
 import { getHarness } from "../support/harness.ts";
 import { createServer } from "node:net";
 import { createApp } from "../../src/http/app.ts";
-import { verifyLogin } from "../../src/mail/verify.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT, type Handler } from "../oauth/flow.ts";
 

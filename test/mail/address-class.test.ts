@@ -2,8 +2,8 @@
 // IPv6 Special-Purpose Address Registries (RFC 6890; registries as of 2025), the multicast and
 // deprecated ranges next to them, and the embedded-IPv4 forms.
 import { describe, expect, test } from "bun:test";
-import { classifyAddress, type AddressClass } from "../../src/mail/address-class.ts";
-import { isLocalAddress, isPublicAddress } from "../../src/mail/public-hosts.ts";
+import { classifyAddress, type AddressClass } from "../../src/mail/net/address-class.ts";
+import { isLocalAddress, isPublicAddress } from "../../src/mail/net/host-policy.ts";
 
 type Row = [address: string, expected: AddressClass, block: string];
 

@@ -1,9 +1,11 @@
 // Unit tests (no servers): address and UID checks, MIME building, reply threading, attachments.
 import { describe, expect, test } from "bun:test";
 import { simpleParser } from "mailparser";
-import { checkUids, InputError, isValidAddress, MAX_RECIPIENTS, parseAllRecipients, parseRecipients } from "../../src/mail/addresses.ts";
-import { composeMessage, decodeAttachments, MAX_ATTACHMENT_BYTES, newMessageId, replyThreading } from "../../src/mail/compose.ts";
-import { MAX_REFERENCES, parseMessageIds } from "../../src/mail/message-ids.ts";
+import { isValidAddress, MAX_RECIPIENTS, parseAllRecipients, parseRecipients } from "../../src/mail/compose/recipients.ts";
+import { checkUids } from "../../src/mail/imap/uids.ts";
+import { InputError } from "../../src/mail/errors.ts";
+import { composeMessage, decodeAttachments, MAX_ATTACHMENT_BYTES, newMessageId, replyThreading } from "../../src/mail/compose/message.ts";
+import { MAX_REFERENCES, parseMessageIds } from "../../src/mail/mime/message-ids.ts";
 
 const fails = (fn: () => unknown, argument: string, pattern?: RegExp) => {
   let err: unknown;

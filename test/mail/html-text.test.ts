@@ -1,9 +1,9 @@
 // HTML → text: the options (letter case, tables, images), the cheap stripper, the worker pool's
 // budget, and the bound on what the converter is given. Real worker threads, no servers.
 import { afterAll, describe, expect, test } from "bun:test";
-import { HtmlConverter } from "../../src/mail/html-text/converter.ts";
-import { htmlToText, MIN_HTML_BOUND } from "../../src/mail/html-text/convert.ts";
-import { stripTags } from "../../src/mail/html-text/strip.ts";
+import { HtmlConverter } from "../../src/mail/content/html-text/converter.ts";
+import { htmlToText, MIN_HTML_BOUND } from "../../src/mail/content/html-text/convert.ts";
+import { stripTags } from "../../src/mail/content/html-text/strip.ts";
 
 const converter = new HtmlConverter({ workers: 1, budgetMs: 20_000, idleMs: 5_000 });
 afterAll(() => converter.close());

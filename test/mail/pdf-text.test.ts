@@ -1,10 +1,10 @@
 // PDF text extraction in its worker thread: the text comes back page by page, damaged or fake PDFs
 // say so, and a job over its budget is abandoned (its worker terminated) without harming the next.
 import { afterAll, describe, expect, test } from "bun:test";
-import { PdfExtractor } from "../../src/mail/pdf-text/extract.ts";
-import { imageType, isPdf } from "../../src/mail/attachment/sniff.ts";
-import { encodedCap, fetchCap, MAX_FETCH } from "../../src/mail/attachment/limits.ts";
-import { kindOf } from "../../src/mail/attachment/kinds.ts";
+import { PdfExtractor } from "../../src/mail/content/pdf-text/extract.ts";
+import { imageType, isPdf } from "../../src/mail/read/attachment/sniff.ts";
+import { encodedCap, fetchCap, MAX_FETCH } from "../../src/mail/read/attachment/limits.ts";
+import { kindOf } from "../../src/mail/read/attachment/kinds.ts";
 import { tinyPdf } from "../support/pdf.ts";
 
 const extractor = new PdfExtractor({ workers: 1, budgetMs: 20_000, idleMs: 1_000 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { checkHost, connectTarget, isLocalAddress, isPublicAddress } from "../../src/mail/public-hosts.ts";
-import { MailError } from "../../src/mail/types.ts";
+import { checkHost, connectTarget, isLocalAddress, isPublicAddress } from "../../src/mail/net/host-policy.ts";
+import { MailError } from "../../src/mail/errors.ts";
 import { getHarness } from "../support/harness.ts";
 import { testAccount } from "../support/token.ts";
 
@@ -79,8 +79,8 @@ describe("connectTarget: resolve, check and pin before every connection (DNS reb
 
 describe("the pool and SMTP re-check custom hosts on every new connection", () => {
   test("an account that requires public hosts cannot open IMAP or SMTP to localhost", async () => {
-    const { openImap, imapOptions, DEFAULT_TIMEOUTS } = await import("../../src/mail/imap-connect.ts");
-    const { sendRaw } = await import("../../src/mail/smtp.ts");
+    const { openImap, imapOptions, DEFAULT_TIMEOUTS } = await import("../../src/mail/imap/connect.ts");
+    const { sendRaw } = await import("../../src/mail/smtp/pool.ts");
     const h = await getHarness();
     const account = { ...testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port), requirePublicHosts: true };
     const imapErr = await openImap(account).catch((e) => e);
@@ -98,8 +98,8 @@ describe("the pool and SMTP re-check custom hosts on every new connection", () =
 
 describe("plain text goes only to the operator's own network, on every connection (IMAP and SMTP)", () => {
   test("an account with security none towards a public address cannot open IMAP or SMTP, private hosts allowed or not", async () => {
-    const { openImap } = await import("../../src/mail/imap-connect.ts");
-    const { sendRaw } = await import("../../src/mail/smtp.ts");
+    const { openImap } = await import("../../src/mail/imap/connect.ts");
+    const { sendRaw } = await import("../../src/mail/smtp/pool.ts");
     const h = await getHarness();
     const base = testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port); // security none, no public rule
     // 192.0.2.x would be refused as documentation space; a global address is what this rule is about.

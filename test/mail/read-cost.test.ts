@@ -2,8 +2,8 @@
 // SEARCH, and only the page's messages fetched. Folder "ReadCost" (bob) is this file's own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ImapFlow } from "imapflow";
-import { getEmail } from "../../src/mail/message.ts";
-import { recentEmails, searchEmails } from "../../src/mail/read.ts";
+import { getEmail } from "../../src/mail/read/message.ts";
+import { recentEmails, searchEmails } from "../../src/mail/read/listing.ts";
 import { getHarness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 

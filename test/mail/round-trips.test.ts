@@ -3,11 +3,11 @@
 // Folder "RoundTrips" (bob) is this file's own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
-import { createImapClient } from "../../src/mail/imap-client.ts";
-import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap-connect.ts";
-import { getEmail } from "../../src/mail/message.ts";
-import { recentEmails, searchEmails } from "../../src/mail/read.ts";
-import { markRead } from "../../src/mail/flags.ts";
+import { createImapClient } from "../../src/mail/imap/client.ts";
+import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap/connect.ts";
+import { getEmail } from "../../src/mail/read/message.ts";
+import { recentEmails, searchEmails } from "../../src/mail/read/listing.ts";
+import { markRead } from "../../src/mail/write/flags.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";

@@ -1,10 +1,11 @@
 // sendRaw against the harness SMTP server: reuse of the per-token transport, and every refusal
 // mapped to a MailError that names the cause.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { parseAllRecipients } from "../../src/mail/addresses.ts";
-import { composeMessage } from "../../src/mail/compose.ts";
-import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpError, smtpPoolSize } from "../../src/mail/smtp.ts";
-import { MailError, type MailAccount } from "../../src/mail/types.ts";
+import { parseAllRecipients } from "../../src/mail/compose/recipients.ts";
+import { composeMessage } from "../../src/mail/compose/message.ts";
+import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpError, smtpPoolSize } from "../../src/mail/smtp/pool.ts";
+import { type MailAccount } from "../../src/mail/account.ts";
+import { MailError } from "../../src/mail/errors.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 
 let h: Harness;

@@ -1,10 +1,10 @@
 // Pure helpers of the read side: UID range paging, text cleaning, the untrusted-content fence.
 import { describe, expect, test } from "bun:test";
-import { toMailError } from "../../src/mail/imap-connect.ts";
-import { window } from "../../src/mail/message.ts";
-import { MailError } from "../../src/mail/types.ts";
-import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/sanitize.ts";
-import { countOf, parseSet, rangesOf, topBelow } from "../../src/mail/uid-set.ts";
+import { toMailError } from "../../src/mail/imap/connect.ts";
+import { window } from "../../src/mail/read/message.ts";
+import { MailError } from "../../src/mail/errors.ts";
+import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/content/sanitize.ts";
+import { countOf, parseSet, rangesOf, topBelow } from "../../src/mail/imap/uid-set.ts";
 
 describe("uid ranges", () => {
   test("parse and merge", () => {

@@ -3,11 +3,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
-import { InputError } from "../../src/mail/addresses.ts";
-import { appendSent } from "../../src/mail/drafts.ts";
-import { markRead } from "../../src/mail/flags.ts";
-import { moveEmails } from "../../src/mail/move.ts";
-import { MailError } from "../../src/mail/types.ts";
+import { InputError } from "../../src/mail/errors.ts";
+import { appendSent } from "../../src/mail/write/outgoing.ts";
+import { markRead } from "../../src/mail/write/flags.ts";
+import { moveEmails } from "../../src/mail/write/move.ts";
+import { MailError } from "../../src/mail/errors.ts";
 import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";

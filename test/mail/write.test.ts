@@ -3,10 +3,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
-import { InputError } from "../../src/mail/addresses.ts";
-import { saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/drafts.ts";
-import { closeAllSmtp } from "../../src/mail/smtp.ts";
-import { MailError, type MailAccount } from "../../src/mail/types.ts";
+import { InputError } from "../../src/mail/errors.ts";
+import { saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
+import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
+import { type MailAccount } from "../../src/mail/account.ts";
+import { MailError } from "../../src/mail/errors.ts";
 import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import type { MailUser } from "../support/dovecot.ts";

@@ -2,7 +2,7 @@
 // part asked for is fetched, never the whole message; a part over its limit is not fetched at all.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { encodedCap, LIMITS } from "../../src/mail/attachment/limits.ts";
+import { encodedCap, LIMITS } from "../../src/mail/read/attachment/limits.ts";
 import { attached, base64Lines, mixed, note, PNG_1X1 } from "../support/attachment-mail.ts";
 import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";

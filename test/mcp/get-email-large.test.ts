@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ImapFlow } from "imapflow";
-import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/message.ts";
+import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/read/message.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";

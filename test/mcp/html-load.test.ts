@@ -6,7 +6,7 @@
 // 256 KB slices. Folder "HtmlLoad".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/message.ts";
+import { WHOLE_MESSAGE_LIMIT } from "../../src/mail/read/message.ts";
 import { getHarness } from "../support/harness.ts";
 import { htmlOnly } from "../support/mail-fixtures.ts";
 import { call, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";

@@ -2,7 +2,7 @@
 // what was seeded (test/mcp/seed.ts). Folder "ReadTools" is this file's own.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { PROVIDERS } from "../../src/mail/providers.ts";
+import { PROVIDERS } from "../../src/mail/providers/presets.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";

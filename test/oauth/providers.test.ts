@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { findProvider, PROVIDERS } from "../../src/mail/providers.ts";
+import { findProvider, PROVIDERS } from "../../src/mail/providers/presets.ts";
 
 describe("provider presets", () => {
   test("the DESIGN §5 list, in order", () => {

@@ -1,8 +1,9 @@
 // verifyLogin against the harness Dovecot and against sockets that misbehave.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createServer, type Server, type Socket } from "node:net";
-import { MailError, type MailAccount, type Security } from "../../src/mail/types.ts";
-import { verifyLogin } from "../../src/mail/verify.ts";
+import { type MailAccount, type Security } from "../../src/mail/account.ts";
+import { MailError } from "../../src/mail/errors.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness } from "../support/harness.ts";
 

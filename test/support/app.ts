@@ -7,7 +7,7 @@ import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/clients.ts";
-import { ImapPool } from "../../src/mail/imap-pool.ts";
+import { ImapPool } from "../../src/mail/imap/pool.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
 import type { LegacySession } from "../../src/mcp/legacy-session.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";

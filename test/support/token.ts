@@ -1,7 +1,7 @@
 // A real access token through the real store path (pending request -> code -> token), without the
 // HTTP OAuth flow (tested on its own in test/oauth). Returns the token and its record id.
 import { randomBytes } from "node:crypto";
-import { encodeAccount, type MailAccount } from "../../src/mail/types.ts";
+import { encodeAccount, type MailAccount } from "../../src/mail/account.ts";
 import type { GrantStore } from "../../src/store/grants.ts";
 import type { PendingStore } from "../../src/store/pending.ts";
 import type { MailUser } from "./dovecot.ts";

@@ -1,7 +1,7 @@
 // Which parts of a message make its readable body, in order, as a careful mail client shows them.
 // HTML stays HTML here: converting it is costly and runs off the event loop (../html-text/).
 import libmime from "libmime";
-import { formatAddress } from "../display-addresses.ts";
+import { formatAddress } from "../read/display-addresses.ts";
 import { isMessageType, type MimePart, type ParsedMessage } from "./tree.ts";
 
 export type Segment = { kind: "text"; text: string } | { kind: "html"; html: string };

@@ -3,9 +3,9 @@
 import type { Headers } from "@zone-eu/mailsplit";
 import libmime from "libmime";
 import addressparser from "nodemailer/lib/addressparser";
-import { displayAddress, type Address } from "../display-addresses.ts";
-import { firstMessageId, parseMessageIds } from "../message-ids.ts";
-import { cleanLine } from "../sanitize.ts";
+import { displayAddress, type Address } from "../read/display-addresses.ts";
+import { firstMessageId, parseMessageIds } from "./message-ids.ts";
+import { cleanLine } from "../content/sanitize.ts";
 
 export interface HeaderView {
   /** The first field's value, unfolded and decoded, one clean line; null when absent or empty. */

@@ -1,8 +1,8 @@
 // What the owner's activity log keeps of a write call (docs/owner.md §4): the folders, uids,
 // recipients and Message-ID it touched and how it ended. Never a subject, a body or an attachment.
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { InputError } from "../../mail/addresses.ts";
-import { MailError } from "../../mail/types.ts";
+import { InputError } from "../../mail/errors.ts";
+import { MailError } from "../../mail/errors.ts";
 import type { ActivityDetails, ActivityEntry } from "../../store/activity.ts";
 import { BusyError, ToolInputError } from "./result.ts";
 

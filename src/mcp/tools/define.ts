@@ -3,7 +3,7 @@ import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/serv
 import type { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { Logger } from "../../log.ts";
-import type { MailAccount } from "../../mail/types.ts";
+import type { MailAccount } from "../../mail/account.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
 
 export interface ToolContext {

@@ -3,8 +3,8 @@
 // mail-layer argument errors, and the message fields send_email reuses.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { InputError } from "../../mail/addresses.ts";
-import { saveDraft, type OutgoingDeps } from "../../mail/drafts.ts";
+import { InputError } from "../../mail/errors.ts";
+import { saveDraft, type OutgoingDeps } from "../../mail/write/outgoing.ts";
 import { activityOf } from "./activity.ts";
 import { defineTool, WRITE, type ToolContext } from "./define.ts";
 import { ok, toolError, ToolInputError } from "./result.ts";

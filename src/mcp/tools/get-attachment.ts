@@ -2,9 +2,9 @@
 // an image, or described with the reason its content is not returned. Never marks the message read.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { getAttachment as readAttachment, type AttachmentContent } from "../../mail/attachment/read.ts";
-import { LIMITS } from "../../mail/attachment/limits.ts";
-import { fenceUntrusted } from "../../mail/sanitize.ts";
+import { getAttachment as readAttachment, type AttachmentContent } from "../../mail/read/attachment/read.ts";
+import { LIMITS } from "../../mail/read/attachment/limits.ts";
+import { fenceUntrusted } from "../../mail/content/sanitize.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { attachment } from "./get-email.ts";
 import { ok } from "./result.ts";

@@ -1,8 +1,8 @@
 // get_email: one message in full (text body, addresses, threading headers, attachment list),
 // without marking it read. The body is fenced as untrusted in the text block.
 import { z } from "zod";
-import { getEmail as fetchEmail, type FullEmail } from "../../mail/message.ts";
-import { fenceUntrusted } from "../../mail/sanitize.ts";
+import { getEmail as fetchEmail, type FullEmail } from "../../mail/read/message.ts";
+import { fenceUntrusted } from "../../mail/content/sanitize.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 import { addressSchema, folderArg, summarySchema, uidArg, who } from "./schemas.ts";

@@ -1,6 +1,6 @@
 // list_providers: the mail provider presets a person can pick when connecting a mailbox.
 import { z } from "zod";
-import { PROVIDERS } from "../../mail/providers.ts";
+import { PROVIDERS } from "../../mail/providers/presets.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 

@@ -1,7 +1,7 @@
 // mark_as_read: set (read=true) or clear (read=false) the \Seen flag on messages of one folder.
 import { z } from "zod";
-import { markRead } from "../../mail/flags.ts";
-import { uidsGone } from "../../mail/imap.ts";
+import { markRead } from "../../mail/write/flags.ts";
+import { uidsGone } from "../../mail/imap/uids.ts";
 import { asWriter } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
 import { ok } from "./result.ts";

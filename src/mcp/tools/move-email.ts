@@ -1,7 +1,7 @@
 // move_email: move messages to another folder, returning their new uids there.
 import { z } from "zod";
-import { moveEmails } from "../../mail/move.ts";
-import { uidsGone } from "../../mail/imap.ts";
+import { moveEmails } from "../../mail/write/move.ts";
+import { uidsGone } from "../../mail/imap/uids.ts";
 import { asWriter } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
 import { uidsArg } from "./mark-as-read.ts";

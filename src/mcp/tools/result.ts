@@ -2,7 +2,7 @@
 // structuredContent for programs, one readable text block for the model.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
-import { MailError } from "../../mail/types.ts";
+import { MailError } from "../../mail/errors.ts";
 
 /** An argument problem the zod schema cannot express (e.g. "give at least one of ..."). Name the argument. */
 export class ToolInputError extends Error {

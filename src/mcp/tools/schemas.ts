@@ -1,9 +1,9 @@
 // zod pieces shared by several tools (read and write): argument fields and the Summary shape of
 // DESIGN §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
-import { fenceUntrusted } from "../../mail/sanitize.ts";
-import { formatAddress } from "../../mail/display-addresses.ts";
-import type { Summary } from "../../mail/summary.ts";
+import { fenceUntrusted } from "../../mail/content/sanitize.ts";
+import { formatAddress } from "../../mail/read/display-addresses.ts";
+import type { Summary } from "../../mail/read/summary.ts";
 
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
   .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');

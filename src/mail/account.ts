@@ -1,0 +1,35 @@
+// A mailbox account: where its IMAP and SMTP servers are and how to log in. Credentials travel only
+// in memory; the store keeps them sealed (src/store/crypto.ts).
+export type Security = "tls" | "starttls" | "none";
+
+export interface ServerEndpoint {
+  host: string;
+  port: number;
+  security: Security;
+}
+
+/** What the setup form collects and the store seals: enough to open IMAP and SMTP. */
+export interface MailAccount {
+  provider: string;
+  email: string;
+  /** Login name; usually the email address. */
+  username: string;
+  password: string;
+  imap: ServerEndpoint;
+  smtp: ServerEndpoint;
+  /** True when the provider files sent mail in Sent itself (Gmail), so we must not APPEND a copy. */
+  providerSavesSent: boolean;
+  /**
+   * Set for custom hosts connected while private hosts were not allowed: every connection then
+   * re-resolves the host, refuses private addresses and connects to the checked one (public-hosts.ts).
+   */
+  requirePublicHosts?: boolean;
+}
+
+export function encodeAccount(account: MailAccount): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(account));
+}
+
+export function decodeAccount(bytes: Uint8Array): MailAccount {
+  return JSON.parse(new TextDecoder().decode(bytes)) as MailAccount;
+}

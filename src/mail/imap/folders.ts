@@ -1,0 +1,67 @@
+// Folders: the LIST, lookup by path or by special-use attribute (RFC 6154), and the "folder X does
+// not exist" errors that name the folders that do.
+import type { ImapFlow, ListResponse } from "imapflow";
+import { MailError } from "../errors.ts";
+
+export type SpecialUse = "\\Drafts" | "\\Sent";
+
+export async function listFolders(client: ImapFlow): Promise<ListResponse[]> {
+  return client.list();
+}
+
+// Server-reported attributes (RFC 6154 SPECIAL-USE) beat imapflow's guesses from localized names:
+// a folder merely *called* "Sent" may not be where the provider files sent mail.
+const SOURCE_RANK: Record<string, number> = { extension: 0, user: 1, name: 2 };
+
+/** The folder carrying `use`, or undefined. Never chosen by name when the server reports attributes. */
+export function findSpecialUse(folders: ListResponse[], use: SpecialUse): ListResponse | undefined {
+  const serverReports = folders.some((f) => f.specialUseSource === "extension");
+  return folders
+    .filter((f) => f.specialUse === use && !f.flags.has("\\Noselect"))
+    .filter((f) => !serverReports || f.specialUseSource !== "name")
+    .sort((a, b) => (SOURCE_RANK[a.specialUseSource ?? "name"] ?? 3) - (SOURCE_RANK[b.specialUseSource ?? "name"] ?? 3))[0];
+}
+
+// A LIST per send or draft is ~1 ms of a ~5 ms local call; folder roles almost never change, so the
+// path is kept per connection for a minute, and a failed APPEND to a kept path re-lists (drafts.ts).
+const SPECIAL_TTL_MS = 60_000;
+const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string; at: number }>>();
+
+export function cachedSpecialUse(client: ImapFlow, use: SpecialUse): string | undefined {
+  const hit = specialCache.get(client)?.get(use);
+  return hit && Date.now() - hit.at < SPECIAL_TTL_MS ? hit.path : undefined;
+}
+
+export const forgetSpecialUse = (client: ImapFlow) => specialCache.delete(client);
+
+export async function requireSpecialUse(client: ImapFlow, use: SpecialUse): Promise<string> {
+  const found = findSpecialUse(await listFolders(client), use);
+  if (!found) throw new MailError("not_found", `This mailbox has no folder marked ${use}. Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again.`);
+  if (!specialCache.has(client)) specialCache.set(client, new Map());
+  specialCache.get(client)!.set(use, { path: found.path, at: Date.now() });
+  return found.path;
+}
+
+/** The listed folder `name` refers to; INBOX is case-insensitive (RFC 3501 §5.1). */
+export function resolveFolder(folders: ListResponse[], name: string): ListResponse | undefined {
+  if (name.toUpperCase() === "INBOX") return folders.find((f) => f.path.toUpperCase() === "INBOX");
+  return folders.find((f) => f.path === name);
+}
+
+/** "Folder X does not exist" with the list of the folders that do, so the caller can pick one. */
+export function unknownFolder(argument: string, name: string, folders: ListResponse[]): MailError {
+  const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path);
+  return new MailError("not_found", `${argument}: folder ${JSON.stringify(name)} does not exist. Existing folders: ${names.join(", ")}.`);
+}
+
+/** Every folder path, for error messages that list what exists. */
+export async function folderPaths(client: ImapFlow): Promise<string[]> {
+  return (await listFolders(client)).map((m) => m.path);
+}
+
+/** A folder the lock could not select: the message lists what exists. */
+export async function folderNotFound(client: ImapFlow, path: string): Promise<MailError> {
+  const paths = await folderPaths(client).catch(() => [] as string[]);
+  const known = paths.length ? ` Folders: ${paths.join(", ")}.` : "";
+  return new MailError("not_found", `Folder "${path}" does not exist.${known} Use list_mailboxes for the exact paths.`);
+}

@@ -1,0 +1,113 @@
+// The selected folder: a locked folder whose view is current (docs/freshness.md), and FETCH that keeps
+// only the answers to our own command.
+import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from "imapflow";
+import { tracking } from "./client.ts";
+import { folderNotFound } from "./folders.ts";
+
+/**
+ * How a call makes sure it sees what other clients changed before it began (docs/freshness.md):
+ * - "sync": NOOP first when the folder was already selected (RFC 3501 §6.1.2: the server then
+ *   reports pending EXISTS/EXPUNGE/FETCH). One round trip; for writes and sequence-number reads.
+ * - "verify": run fn on the view as it is; the server's end-of-command update (RFC 3501 §7, sent
+ *   before the tagged OK) reveals any change, and then fn runs once more on the now-current view.
+ *   Saves the NOOP in the common case. Only for fn that reads, and only with UID commands, which
+ *   may carry EXPUNGE responses (RFC 3501 §7.4.1).
+ * - "none": the folder is only a target (APPEND, a UID STORE that may miss): no view is read.
+ */
+export type Freshness = "sync" | "verify" | "none";
+
+export interface MailboxOptions {
+  /** EXAMINE instead of SELECT: the server itself then refuses any flag change (reads use this). */
+  readOnly?: boolean;
+  /** A function decides once the folder is locked (e.g. from what is known of its view). */
+  freshness?: Freshness | ((box: MailboxObject) => Freshness);
+}
+
+/**
+ * Runs fn with `path` selected, locked and current. The pooled connection is shared by the
+ * token's sessions; the lock keeps another session from selecting a different folder under us.
+ */
+export async function withMailbox<T>(
+  client: ImapFlow,
+  path: string,
+  fn: (mailbox: MailboxObject) => Promise<T>,
+  options: MailboxOptions = {},
+): Promise<T> {
+  const t = tracking(client);
+  const selectsBefore = t?.selects;
+  const lock = await lockMailbox(client, path, options);
+  try {
+    // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
+    // nothing when the folder is already selected, and then the view may be minutes old.
+    const selected = t !== null && t.selects !== selectsBefore;
+    const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
+    if (selected || mode === "none") return await fn(client.mailbox as MailboxObject);
+    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path)));
+    await client.noop();
+    return await fn(current(client, path));
+  } catch (err) {
+    // Deleted or renamed by another client while we had it selected: the server closed it.
+    if (err instanceof FolderClosed) {
+      lock.release();
+      return withMailbox(client, path, fn, { ...options, freshness: "none" });
+    }
+    throw err;
+  } finally {
+    lock.release(); // a second release is ignored by imapflow
+  }
+}
+
+async function lockMailbox(client: ImapFlow, path: string, options: MailboxOptions) {
+  try {
+    return await client.getMailboxLock(path, { readOnly: options.readOnly ?? false });
+  } catch (err) {
+    if ((err as { mailboxMissing?: boolean }).mailboxMissing) throw await folderNotFound(client, path);
+    throw err;
+  }
+}
+
+class FolderClosed extends Error {}
+
+/** The selected folder, unless the server closed it under us (RFC 7162 §3.2.11 [CLOSED], BYE-less). */
+function current(client: ImapFlow, path: string): MailboxObject {
+  const box = client.mailbox;
+  if (!box || typeof box.path !== "string") throw new FolderClosed(path);
+  return box;
+}
+
+/** fn, and fn again if the server reported a change while it ran (see Freshness). */
+async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
+  const before = t.changes;
+  try {
+    const first = await fn();
+    if (t.changes === before) return first;
+  } catch (err) {
+    if (t.changes === before) throw err;
+  }
+  return fn();
+}
+
+/**
+ * FETCH, keeping only the answers to this command. A server may push FETCH responses for other
+ * messages (another client changed their flags) in the middle of ours (RFC 3501 §7.4.2); imapflow
+ * yields those too. They are dropped here, counted as a change, and so never reach a result.
+ */
+export async function fetchOwn(client: ImapFlow, range: string, query: FetchQueryObject, byUid: boolean, wanted?: Set<number>): Promise<FetchMessageObject[]> {
+  const own = new Map<number, FetchMessageObject>();
+  const t = tracking(client);
+  for await (const msg of client.fetch(range, query, { uid: byUid })) {
+    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source);
+    if (!complete || (wanted && !wanted.has(msg.uid)) || own.has(msg.uid)) {
+      if (t) t.changes++;
+      continue;
+    }
+    own.set(msg.uid, msg);
+  }
+  return [...own.values()];
+}
+
+/** One message by UID, or null when the folder has none with that UID. */
+export async function fetchByUid(client: ImapFlow, uid: number, query: FetchQueryObject): Promise<FetchMessageObject | null> {
+  const [msg] = await fetchOwn(client, String(uid), { ...query, uid: true }, true, new Set([uid]));
+  return msg ?? null;
+}

@@ -1,0 +1,176 @@
+// One IMAP connection per token, shared by that token's MCP sessions (DESIGN §7): opened on first
+// use, closed after idleMs without use, reopened once when the server dropped it, capped in number.
+// Credentials are loaded only while a connection opens and never kept here.
+import type { ImapFlow } from "imapflow";
+import type { Clock } from "../../clock.ts";
+import type { Logger } from "../../log.ts";
+import { streamFailure } from "./client.ts";
+import { DEFAULT_TIMEOUTS, isDropped, openImap, toMailError, type ImapTimeouts } from "./connect.ts";
+import { type MailAccount } from "../account.ts";
+import { MailError } from "../errors.ts";
+
+export interface PoolOptions extends ImapTimeouts {
+  maxConnections: number;
+  idleMs: number;
+  /** Longest one withClient call may take before its connection is abandoned. */
+  opTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_OPTIONS: PoolOptions = {
+  ...DEFAULT_TIMEOUTS, maxConnections: 100, idleMs: 5 * 60_000, opTimeoutMs: 60_000,
+};
+
+export type AccountLoader = () => Promise<MailAccount>;
+export type Opener = (account: MailAccount, t: ImapTimeouts) => Promise<ImapFlow>;
+
+interface Entry {
+  client: ImapFlow | null;
+  /** The account the client was opened with: for error messages (host, port) only. */
+  where: Pick<MailAccount, "imap" | "provider"> | null;
+  opening: Promise<ImapFlow> | null;
+  active: number;
+  lastUsed: number;
+}
+
+export interface WithClientOptions {
+  /** Retry once on a new connection when a reused one turns out dropped. Off for non-idempotent writes. */
+  retryOnDrop?: boolean;
+}
+
+export class ImapPool {
+  private readonly entries = new Map<string, Entry>();
+  readonly options: PoolOptions;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    options: Partial<PoolOptions> = {},
+    private readonly open: Opener = openImap,
+  ) {
+    this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+  }
+
+  /** Connections open or opening right now. */
+  get openCount(): number {
+    return [...this.entries.values()].filter((e) => e.client || e.opening).length;
+  }
+
+  /** Runs fn with the token's connection. Every failure comes out as a MailError where it is the server's. */
+  async withClient<T>(tokenId: string, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, opts: WithClientOptions = {}): Promise<T> {
+    const entry = this.entryFor(tokenId);
+    entry.active++;
+    try {
+      return await this.attempt(tokenId, entry, load, fn, opts.retryOnDrop ?? true);
+    } catch (err) {
+      throw entry.where ? toMailError(err, entry.where, this.options.opTimeoutMs) : err;
+    } finally {
+      entry.active--;
+      entry.lastUsed = this.clock();
+    }
+  }
+
+  private entryFor(tokenId: string): Entry {
+    let entry = this.entries.get(tokenId);
+    if (!entry) {
+      entry = { client: null, where: null, opening: null, active: 0, lastUsed: this.clock() };
+      this.entries.set(tokenId, entry);
+    }
+    return entry;
+  }
+
+  private async attempt<T>(tokenId: string, entry: Entry, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, retry: boolean): Promise<T> {
+    const { client, fresh } = await this.acquire(tokenId, entry, load);
+    try {
+      return await this.timed(client, fn(client));
+    } catch (caught) {
+      // The parser's reason (a response over the limits) beats "connection closed"; asking again
+      // would only bring the same response.
+      const err = streamFailure(client) ?? caught;
+      if (!retry || fresh || !isDropped(err)) throw err;
+      this.log.info("imap connection dropped; reconnecting once", { token: tokenId.slice(0, 8) });
+      const again = await this.acquire(tokenId, entry, load);
+      return await this.timed(again.client, fn(again.client));
+    }
+  }
+
+  private async acquire(tokenId: string, entry: Entry, load: AccountLoader): Promise<{ client: ImapFlow; fresh: boolean }> {
+    if (entry.client?.usable) return { client: entry.client, fresh: false };
+    entry.client = null;
+    entry.opening ??= this.connect(tokenId, entry, load).finally(() => { entry.opening = null; });
+    return { client: await entry.opening, fresh: true };
+  }
+
+  private async connect(tokenId: string, entry: Entry, load: AccountLoader): Promise<ImapFlow> {
+    this.makeRoom();
+    const account = await load();
+    entry.where = { imap: account.imap, provider: account.provider };
+    const client = await this.open(account, this.options);
+    if (this.entries.get(tokenId) !== entry) {
+      client.close(); // revoked while we were connecting
+      throw new MailError("auth", "The access token was revoked while connecting: reconnect the mailbox.");
+    }
+    client.on("error", (err: { code?: string }) => this.log.warn("imap connection error", { token: tokenId.slice(0, 8), code: err?.code }));
+    client.on("close", () => { if (entry.client === client) entry.client = null; });
+    entry.client = client;
+    return client;
+  }
+
+  /** At the cap, close the least recently used idle connection, or refuse clearly. */
+  private makeRoom(): void {
+    if (this.openCount < this.options.maxConnections) return;
+    const idle = [...this.entries.values()]
+      .filter((e) => e.client && e.active === 0 && !e.opening)
+      .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    if (!idle) {
+      throw new MailError("unreachable", `This server already holds its maximum of ${this.options.maxConnections} mail connections, all busy. Try again in a minute.`);
+    }
+    closeGracefully(idle.client!);
+    idle.client = null;
+  }
+
+  /** Bounds one call; on expiry the connection is closed, which also fails the stuck command. */
+  private async timed<T>(client: ImapFlow, work: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(Object.assign(new Error("operation timeout"), { code: "ETIMEOUT" }));
+        client.close();
+      }, this.options.opTimeoutMs);
+    });
+    try {
+      return await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes connections unused for idleMs; forgets entries with nothing open. Call periodically. */
+  sweep(): void {
+    const now = this.clock();
+    for (const [tokenId, e] of this.entries) {
+      if (e.active > 0 || e.opening) continue;
+      if (e.client && now - e.lastUsed >= this.options.idleMs) {
+        closeGracefully(e.client);
+        e.client = null;
+      }
+      if (!e.client) this.entries.delete(tokenId);
+    }
+  }
+
+  /** The token is gone (revoked): drop its connection at once, even mid-command. */
+  closeToken(tokenId: string): void {
+    const e = this.entries.get(tokenId);
+    this.entries.delete(tokenId);
+    e?.client?.close();
+  }
+
+  closeAll(): void {
+    for (const tokenId of [...this.entries.keys()]) this.closeToken(tokenId);
+  }
+}
+
+/** LOGOUT politely, but never wait more than a second on a server that does not answer. */
+function closeGracefully(client: ImapFlow): void {
+  const force = setTimeout(() => client.close(), 1000);
+  client.logout().catch(() => {}).finally(() => { clearTimeout(force); client.close(); });
+}

@@ -1,0 +1,61 @@
+// get_attachment: one part of a message, as text, as an image, or described with the reason its
+// content is not returned. The IMAP work (./fetch.ts) happens under the mailbox lock; decoding,
+// HTML conversion and PDF extraction (worker threads with budgets) happen after it is released.
+import type { ImapFlow } from "imapflow";
+import type { AttachmentInfo } from "../attachment-list.ts";
+import type { HtmlConverter } from "../../content/html-text/converter.ts";
+import { decodeTransfer } from "../../mime/tree.ts";
+import { sharedPdfExtractor, type PdfExtractor } from "../../content/pdf-text/extract.ts";
+import { fetchPart, type PartQuery } from "./fetch.ts";
+import { guessedFromName, kindOf, type Kind } from "./kinds.ts";
+import { encodingOf, fetchCap, LIMITS, megabytes, WHOLE } from "./limits.ts";
+import { nothing, readImage, readPdf, readText, type Reading } from "./readers.ts";
+
+export interface AttachmentQuery extends PartQuery {
+  maxChars: number;
+}
+
+export interface AttachmentDeps {
+  converter?: HtmlConverter;
+  pdf?: PdfExtractor;
+}
+
+/** What kind of content the part was read as (HTML counts as text). */
+export type PublicKind = Exclude<Kind, "html">;
+
+export interface AttachmentContent extends AttachmentInfo, Reading {
+  folder: string;
+  uid: number;
+  kind: PublicKind;
+}
+
+export async function getAttachment(client: ImapFlow, q: AttachmentQuery, deps: AttachmentDeps = {}): Promise<AttachmentContent> {
+  const fetched = await fetchPart(client, q, (p) => fetchCap(kindOf(p.node.type, p.info.filename), p.node));
+  const { located, raw, cut } = fetched;
+  const kind = kindOf(located.node.type, located.info.filename);
+  const head = { folder: fetched.folder, uid: q.uid, ...located.info, kind: (kind === "html" ? "text" : kind) as PublicKind };
+  if (!raw) return { ...head, ...nothing(notFetched(kind, located.info.size)) };
+  const bytes = decodeTransfer(raw, encodingOf(located.node));
+  const size = cut ? Math.max(located.info.size, bytes.length) : bytes.length;
+  const whole = { ...head, size };
+  if (WHOLE.has(kind) && (cut || bytes.length > LIMITS[kind as "pdf" | "image"])) {
+    return { ...whole, ...nothing(tooLarge(kind, cut ? null : size)) };
+  }
+  if (kind === "image") return { ...whole, ...readImage(bytes, located.info.content_type) };
+  if (kind === "pdf") return { ...whole, ...(await readPdf(bytes, q.maxChars, deps.pdf ?? sharedPdfExtractor())) };
+  const guessed = guessedFromName(located.node.type);
+  return { ...whole, ...(await readText(kind, located, bytes, { cut, guessed, maxChars: q.maxChars, converter: deps.converter })) };
+}
+
+function notFetched(kind: Kind, size: number): string {
+  if (kind === "pdf" || kind === "image") return tooLarge(kind, size);
+  return "This tool returns the text of text parts (plain text, HTML, calendars, CSV, JSON, XML, attached messages), " +
+    "the text of PDFs, and PNG, JPEG, GIF and WebP images; this part is none of these (see its content type), so its content is not returned. " +
+    "Open it in a mail program.";
+}
+
+/** `size` null: only the cap was read (the server's size was wrong), so the real size is unknown. */
+function tooLarge(kind: Kind, size: number | null): string {
+  const what = kind === "pdf" ? "PDF" : "image";
+  return `The ${what} is ${size === null ? "" : `${megabytes(size)}, `}more than the ${megabytes(LIMITS[kind as "pdf" | "image"])} this tool reads, so its content is not returned. Open it in a mail program.`;
+}

@@ -1,0 +1,159 @@
+// get_email: one message as readable text. The IMAP work happens under the mailbox lock; parsing
+// the MIME tree (mime/) and converting HTML (html-text/, in a worker thread) happen after it is
+// released, so a slow message never holds the token's connection.
+import type { ImapFlow, MessageStructureObject } from "imapflow";
+import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";
+import type { HtmlConverter } from "../content/html-text/converter.ts";
+import { htmlToText } from "../content/html-text/convert.ts";
+import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
+import { uidNotFound } from "../imap/uids.ts";
+import { bodySegments, type Segment } from "../mime/body.ts";
+import { parseMessage } from "../mime/tree.ts";
+import { cleanText } from "../content/sanitize.ts";
+import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
+
+export type { AttachmentInfo };
+
+export interface FullEmail extends Summary {
+  in_reply_to: string | null;
+  references: string[];
+  reply_to: Address[];
+  body_text: string;
+  truncated: boolean;
+  /** Why body_text is a simplified rendering (HTML too complex, too long), or null. */
+  body_note: string | null;
+  attachments: AttachmentInfo[];
+}
+
+export interface EmailQuery {
+  folder: string;
+  uid: number;
+  maxChars: number;
+}
+
+// A message up to this size is fetched whole and parsed in one round trip. A larger one (big
+// attachments) is read part by part, so memory stays bounded whatever a sender mails.
+export const WHOLE_MESSAGE_LIMIT = 4 * 1024 * 1024;
+// The most of one text part a large message contributes, in decoded bytes: far above max_chars.
+const TEXT_PART_LIMIT = 2 * 1024 * 1024;
+
+interface Fetched {
+  summary: Summary;
+  source: Buffer;
+  whole: boolean;
+  structure: MessageStructureObject | undefined;
+  /** A large message's text part, downloaded alone. */
+  large: { segment: Segment; cut: boolean } | null;
+}
+
+/** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
+export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: HtmlConverter): Promise<FullEmail> {
+  const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
+    const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
+    if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
+    // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
+    // RFC822.SIZE, which a hostile server can understate or overstate (issue 10, item 4).
+    const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
+    const large = whole ? null : await largeTextPart(client, q.uid, msg.bodyStructure);
+    return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };
+  }, { readOnly: true, freshness: "verify" });
+  const parsed = await parseMessage(f.whole ? f.source : headerBlock(f.source));
+  await breathe();
+  const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
+  await breathe();
+  const body = await readable(segments, q.maxChars, converter);
+  const { text, truncated } = window(body.text, q.maxChars);
+  return {
+    ...f.summary,
+    in_reply_to: parsed.headers.inReplyTo(),
+    references: parsed.headers.references(),
+    reply_to: parsed.headers.addresses("reply-to"),
+    body_text: text,
+    truncated: truncated || (f.large?.cut ?? false),
+    body_note: body.notes.join(" ") || null,
+    attachments: attachmentsOf(f.structure, f.whole ? parsed : null),
+  };
+}
+
+// Each step on a 4 MB message costs the event loop ~10-25 ms; letting other requests in between
+// keeps one message from adding them up into one long stall.
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The body segments as one text: HTML converted (bounded, off the event loop), enough for max_chars. */
+export async function readable(segments: Segment[], maxChars: number, converter?: HtmlConverter): Promise<{ text: string; notes: string[] }> {
+  const parts: string[] = [];
+  const notes: string[] = [];
+  let length = 0;
+  for (const seg of segments) {
+    if (length > 2 * maxChars) break; // the window cannot show more
+    const t = seg.kind === "text" ? { text: seg.text, note: null } : await htmlToText(seg.html, maxChars, converter);
+    if (t.note) notes.push(t.note);
+    const trimmed = t.text.replace(/\s+$/, "");
+    if (trimmed) parts.push(trimmed);
+    length += trimmed.length;
+  }
+  return { text: parts.join("\n\n"), notes };
+}
+
+/** The header section of a raw message (RFC 5322 §2.1: it ends at the first empty line). */
+function headerBlock(source: Buffer): Buffer {
+  const end = source.indexOf("\r\n\r\n");
+  return end < 0 ? source : source.subarray(0, end + 4);
+}
+
+// RFC 2045 §5.2 and RFC 2046 §4.1.4, as in mime/body.ts: a text part with an unknown subtype, or a
+// type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
+const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
+
+/** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
+function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
+  const nodes: MessageStructureObject[] = [];
+  const walk = (n: MessageStructureObject) => {
+    if (n.childNodes?.length) n.childNodes.forEach(walk);
+    else if (n.disposition !== "attachment") nodes.push(n);
+  };
+  if (root) walk(renumber(root, "", true));
+  return nodes.find((n) => isPlain(n.type)) ?? nodes.find((n) => n.type === "text/html") ?? null;
+}
+
+/**
+ * BODYSTRUCTURE with the part numbers of RFC 9051 §6.4.5. imapflow gives an attached message's
+ * single body the message's own number (N, whose download includes the message's headers; it is
+ * N.1) and numbers the parts of a message whose whole body is message/rfc822 from 1 (they are 1.1…).
+ */
+export function renumber(n: MessageStructureObject, prefix: string, messageRoot: boolean): MessageStructureObject {
+  if (n.type.startsWith("multipart/")) {
+    const childNodes = (n.childNodes ?? []).map((c, i) => renumber(c, prefix ? `${prefix}.${i + 1}` : String(i + 1), false));
+    return { ...n, part: prefix || undefined, childNodes };
+  }
+  const part = messageRoot ? (prefix ? `${prefix}.1` : "1") : prefix;
+  const inner = n.type.startsWith("message/") ? n.childNodes?.[0] : undefined;
+  return { ...n, part, childNodes: inner ? [renumber(inner, part, true)] : undefined };
+}
+
+/** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
+async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
+  const node = textNode(root);
+  if (!node) return null;
+  const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });
+  if (!content) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString("utf8");
+  return { segment: node.type === "text/html" ? { kind: "html", html: text } : { kind: "text", text }, cut: bytes.length >= TEXT_PART_LIMIT };
+}
+
+// cleanText on megabytes would cost the event loop tens of ms for text the window drops anyway:
+// only a generous prefix is cleaned (what is cut off makes the result truncated).
+const precut = (maxChars: number) => 2 * maxChars + 4096;
+
+/** At most maxChars characters (code points, so a surrogate pair is never split), cleaned for a model. */
+export function window(raw: string, maxChars: number): { text: string; truncated: boolean } {
+  const cut = raw.length > precut(maxChars);
+  const text = cleanText(cut ? raw.slice(0, precut(maxChars)) : raw).replace(/\s+$/, "");
+  if (text.length <= maxChars) return { text, truncated: cut };
+  const chars = Array.from(text);
+  if (chars.length <= maxChars) return { text, truncated: cut };
+  return { text: chars.slice(0, maxChars).join(""), truncated: true };
+}

@@ -1,0 +1,85 @@
+// A message summary from IMAP metadata only (ENVELOPE, FLAGS, RFC822.SIZE, BODYSTRUCTURE): never
+// the body, so listing 100 messages costs a few kilobytes whatever their size (DESIGN §7).
+import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } from "imapflow";
+import { displayAddresses, type Address } from "./display-addresses.ts";
+import { cleanLine } from "../content/sanitize.ts";
+
+export type { Address };
+
+export interface Summary {
+  uid: number;
+  folder: string;
+  message_id: string | null;
+  subject: string;
+  from: Address | null;
+  to: Address[];
+  cc: Address[];
+  date: string | null;
+  seen: boolean;
+  flagged: boolean;
+  has_attachments: boolean;
+  size: number;
+}
+
+/** What a summary needs; INTERNALDATE is a few bytes and stands in when the Date header is bad. */
+export const SUMMARY_QUERY: FetchQueryObject = {
+  uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true,
+};
+
+function isoDate(...candidates: Array<Date | string | undefined>): string | null {
+  for (const c of candidates) {
+    if (c === undefined) continue;
+    const d = c instanceof Date ? c : new Date(c);
+    if (!Number.isNaN(d.getTime())) return d.toISOString();
+  }
+  return null;
+}
+
+export function toSummary(msg: FetchMessageObject, folder: string): Summary {
+  const env = msg.envelope ?? {};
+  const flags = msg.flags ?? new Set<string>();
+  const from = displayAddresses(env.from)[0] ?? null;
+  return {
+    uid: msg.uid,
+    folder,
+    message_id: env.messageId ? cleanLine(env.messageId) : null,
+    subject: cleanLine(env.subject ?? ""),
+    from,
+    to: displayAddresses(env.to),
+    cc: displayAddresses(env.cc),
+    date: isoDate(env.date, msg.internalDate),
+    seen: flags.has("\\Seen"),
+    flagged: flags.has("\\Flagged"),
+    has_attachments: attachmentNodes(msg.bodyStructure).length > 0,
+    size: msg.size ?? 0,
+  };
+}
+
+/** The file name a part declares, in Content-Disposition or (older mailers) Content-Type. */
+export function partFilename(node: MessageStructureObject): string | null {
+  return node.dispositionParameters?.filename ?? node.parameters?.name ?? null;
+}
+
+// An attachment: declared as one, or a named non-text leaf, or an attached message. Inline text
+// parts are the body, not attachments.
+function isAttachment(node: MessageStructureObject): boolean {
+  const message = node.type === "message/rfc822" || node.type === "message/global";
+  if (node.childNodes?.length && !message) return false;
+  if (node.disposition?.toLowerCase() === "attachment") return true;
+  if (message) return true;
+  return !node.type.startsWith("text/") && partFilename(node) !== null;
+}
+
+/** Attachment parts in MIME order; attached messages count once (their insides are not walked). */
+export function attachmentNodes(root: MessageStructureObject | undefined): MessageStructureObject[] {
+  if (!root) return [];
+  // A message whose whole body is one part (a forward sent as message/rfc822 at the top): imapflow
+  // gives the root no number, but it is part 1 (RFC 9051 §6.4.5), and it is an attachment.
+  if (!root.part && !root.type.startsWith("multipart/") && isAttachment(root)) return [{ ...root, part: "1" }];
+  return walk(root);
+}
+
+function walk(node: MessageStructureObject): MessageStructureObject[] {
+  if (isAttachment(node) && node.part) return [node];
+  return (node.childNodes ?? []).flatMap(walk);
+}
