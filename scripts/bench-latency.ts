@@ -7,7 +7,8 @@
 import { ImapFlow } from "imapflow";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
 import { getEmail } from "../src/mail/read/message.ts";
-import { recentEmails, searchEmails } from "../src/mail/read/listing.ts";
+import { searchEmails } from "../src/mail/read/search.ts";
+import { recentEmails } from "../src/mail/read/recent.ts";
 import type { MailAccount } from "../src/mail/account.ts";
 import { startLatencyRelay } from "../test/support/latency-relay.ts";
 import { connectClient } from "../test/support/mcp-client.ts";

@@ -3,8 +3,8 @@
 // --bytecode speeds start-up; the compiled binary must not read .env or bunfig.toml from
 // whatever directory it is started in, so autoload is off.
 // Worker threads are separate entry points: Bun bundles each into the executable's embedded file
-// system under the entry points' common root (src/), where src/mail/html-text/converter.ts and
-// src/mail/worker-pool.ts look.
+// system under the entry points' common root (src/), where src/mail/content/html-text/converter.ts and
+// src/mail/content/worker-pool.ts look.
 import { $ } from "bun";
 
 const outIndex = process.argv.indexOf("--outdir");

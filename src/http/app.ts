@@ -32,7 +32,7 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** Live IMAP login check used by /oauth/connect; defaults to src/mail/verify.ts (tests may inject). */
+  /** Live IMAP login check used by /oauth/connect; defaults to src/mail/imap/verify.ts (tests may inject). */
   verifyLogin?: VerifyLogin;
   /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
   imap: ImapPool;

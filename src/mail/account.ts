@@ -21,7 +21,7 @@ export interface MailAccount {
   providerSavesSent: boolean;
   /**
    * Set for custom hosts connected while private hosts were not allowed: every connection then
-   * re-resolves the host, refuses private addresses and connects to the checked one (public-hosts.ts).
+   * re-resolves the host, refuses private addresses and connects to the checked one (net/host-policy.ts).
    */
   requirePublicHosts?: boolean;
 }

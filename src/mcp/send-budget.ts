@@ -21,7 +21,7 @@ export class SendBudget {
   /**
    * Reserves `bytes` for one send; the returned release must run in a finally. Throws BusyError
    * when other sends of the token are in flight and all together would exceed the budget. A lone
-   * send is always admitted: its own size is the per-message check's business (compose.ts).
+   * send is always admitted: its own size is the per-message check's business (src/mail/compose/message.ts).
    */
   reserve(tokenId: string, bytes: number): () => void {
     if (bytes <= 0) return () => {};

@@ -10,7 +10,7 @@ import type { GrantStore } from "../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../store/pending.ts";
 import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
-import { checkHost, isLocalAddress, isPublicAddress, type Resolver } from "../mail/net/host-policy.ts";
+import { accountHostProblem, type Resolver } from "../mail/net/host-policy.ts";
 import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 import type { TokenEvents } from "./token-events.ts";
@@ -57,43 +57,6 @@ export type ConnectOutcome =
 
 const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, message: string, retryAfter?: number): ConnectOutcome =>
   ({ kind: "form", status, message, pending, retryAfter });
-
-/** DESIGN §5: custom hosts on private, loopback or link-local addresses are refused unless allowed. */
-async function privateHostProblem(deps: ConnectDeps, account: MailAccount): Promise<{ status: 400 | 502; message: string } | null> {
-  if (account.provider !== "custom" || deps.config.allowPrivateHosts) return null;
-  for (const host of new Set([account.imap.host, account.smtp.host])) {
-    const check = await checkHost(host, isPublicAddress, deps.resolve);
-    if (check.ok) continue;
-    if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
-    return {
-      status: 400,
-      message: `${host} is on a private network or reserved address, which this service does not connect to. ` +
-        `If it is your own mail server, the operator can allow it with MAILBOX_MCP_ALLOW_PRIVATE_HOSTS=true.`,
-    };
-  }
-  return null;
-}
-
-/**
- * Security "none" sends the password in clear. Allowed only to a host whose every address is private
- * or loopback (a homelab server on the operator's own network), hence never while private hosts are
- * refused; towards the internet TLS or STARTTLS is required. Every connection checks it again
- * (public-hosts.ts connectTarget).
- */
-async function plaintextProblem(deps: ConnectDeps, account: MailAccount): Promise<{ status: 400 | 502; message: string } | null> {
-  const plain = [account.imap, account.smtp].filter((ep) => ep.security === "none");
-  if (plain.length === 0) return null;
-  const refusal = { status: 400 as const, message: "Unencrypted connections (security \"none\") would send your password in clear over the internet. " +
-    "Choose TLS or STARTTLS for both IMAP and SMTP." };
-  if (!deps.config.allowPrivateHosts) return refusal;
-  for (const host of new Set(plain.map((ep) => ep.host))) {
-    const check = await checkHost(host, isLocalAddress, deps.resolve);
-    if (check.ok) continue;
-    if (check.reason === "unresolvable") return { status: 502, message: `The mail server host ${host} could not be found. Check the host name.` };
-    return { status: 400, message: `${host} is not on this server's own network (a private or loopback address). ` + refusal.message };
-  }
-  return null;
-}
 
 /** The slots one admitted attempt holds until it knows its outcome. */
 interface Admission {
@@ -144,11 +107,11 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
 async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
-  const problem = (await plaintextProblem(deps, account)) ?? (await privateHostProblem(deps, account));
+  const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
     await slots.attempt.release(); // never reached a mail server
-    return form(pending, problem.status, problem.message);
+    return form(pending, problem.reason === "unresolvable" ? 502 : 400, problem.message);
   }
   return tryLogin(deps, account, slots, pending);
 }

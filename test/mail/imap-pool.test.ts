@@ -5,7 +5,7 @@ import type { ImapFlow } from "imapflow";
 import { manualClock } from "../../src/clock.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ImapPool } from "../../src/mail/imap/pool.ts";
-import { recentEmails } from "../../src/mail/read/listing.ts";
+import { recentEmails } from "../../src/mail/read/recent.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { getHarness, type Harness } from "../support/harness.ts";

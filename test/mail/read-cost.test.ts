@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ImapFlow } from "imapflow";
 import { getEmail } from "../../src/mail/read/message.ts";
-import { recentEmails, searchEmails } from "../../src/mail/read/listing.ts";
+import { searchEmails } from "../../src/mail/read/search.ts";
+import { recentEmails } from "../../src/mail/read/recent.ts";
 import { getHarness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 

@@ -1,4 +1,4 @@
-// What our pooled client (src/mail/imap-client.ts) sends, command by command: a lean login, and
+// What our pooled client (src/mail/imap/client.ts) sends, command by command: a lean login, and
 // reads that are current with as few round trips as the freshness rules allow (docs/freshness.md).
 // Folder "RoundTrips" (bob) is this file's own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -6,7 +6,8 @@ import type { ImapFlow } from "imapflow";
 import { createImapClient } from "../../src/mail/imap/client.ts";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap/connect.ts";
 import { getEmail } from "../../src/mail/read/message.ts";
-import { recentEmails, searchEmails } from "../../src/mail/read/listing.ts";
+import { searchEmails } from "../../src/mail/read/search.ts";
+import { recentEmails } from "../../src/mail/read/recent.ts";
 import { markRead } from "../../src/mail/write/flags.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";

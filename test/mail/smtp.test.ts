@@ -3,7 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { parseAllRecipients } from "../../src/mail/compose/recipients.ts";
 import { composeMessage } from "../../src/mail/compose/message.ts";
-import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpError, smtpPoolSize } from "../../src/mail/smtp/pool.ts";
+import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpPoolSize } from "../../src/mail/smtp/pool.ts";
+import { smtpError } from "../../src/mail/smtp/errors.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { getHarness, type Harness } from "../support/harness.ts";

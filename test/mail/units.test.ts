@@ -1,6 +1,6 @@
 // Pure helpers of the read side: UID range paging, text cleaning, the untrusted-content fence.
 import { describe, expect, test } from "bun:test";
-import { toMailError } from "../../src/mail/imap/connect.ts";
+import { toMailError } from "../../src/mail/imap/errors.ts";
 import { window } from "../../src/mail/read/message.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/content/sanitize.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/errors.ts";
-import { appendSent } from "../../src/mail/write/outgoing.ts";
+import { appendSent } from "../../src/mail/write/append.ts";
 import { markRead } from "../../src/mail/write/flags.ts";
 import { moveEmails } from "../../src/mail/write/move.ts";
 import { MailError } from "../../src/mail/errors.ts";

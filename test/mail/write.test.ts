@@ -4,7 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/errors.ts";
-import { saveDraft, sendEmail, type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
+import { type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
+import { sendEmail } from "../../src/mail/write/send.ts";
+import { saveDraft } from "../../src/mail/write/save-draft.ts";
 import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
@@ -58,7 +60,7 @@ async function thrown(p: Promise<unknown>): Promise<Error> {
 describe("draft_email", () => {
   test("a draft lands in \\Drafts with \\Draft, our Message-ID and the Bcc kept", async () => {
     const subject = `draft ${tag()}`;
-    // Regression: after an EXAMINE (what the read tools leave behind) imapflow drops APPEND flags (see drafts.ts).
+    // Regression: after an EXAMINE (what the read tools leave behind) imapflow drops APPEND flags (see src/mail/write/append.ts).
     (await aliceImap.getMailboxLock("INBOX", { readOnly: true })).release();
     const res = await saveDraft(deps, { to: ["Bob <bob@example.test>"], cc: "carol@example.net", bcc: "dave@example.org", subject, text: "Draft body" });
     expect(res.folder).toBe("Drafts");

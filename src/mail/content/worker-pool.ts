@@ -36,7 +36,7 @@ interface Slot<T> {
  * Where a worker entry point is. In the single executable (bun build --compile) every entry point
  * lives in Bun's embedded file system under the entry points' common root (src/), compiled to .js
  * (scripts/build.ts lists them); elsewhere the source file is used. `fromSrc` is the path below
- * src/ without extension, e.g. "mail/pdf-text/worker".
+ * src/ without extension, e.g. "mail/content/pdf-text/worker".
  */
 export function workerUrl(fromSrc: string, sourceUrl: URL): string {
   if (Bun.main.startsWith("/$bunfs/")) return `${Bun.main.slice(0, Bun.main.lastIndexOf("/"))}/${fromSrc}.js`;

@@ -1,9 +1,9 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
 // is a round trip the user waits for on a first call (20-100 ms each to a real provider), and
-// (2) two counters that let withMailbox (./imap.ts) prove a folder view is current.
+// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current.
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
 
-/** What ./imap.ts reads to decide whether the selected folder's view can be trusted as current. */
+/** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
   /**
    * Why the connection failed, when imapflow's parser refused what the server sent (too large):

@@ -23,7 +23,7 @@ export function findSpecialUse(folders: ListResponse[], use: SpecialUse): ListRe
 }
 
 // A LIST per send or draft is ~1 ms of a ~5 ms local call; folder roles almost never change, so the
-// path is kept per connection for a minute, and a failed APPEND to a kept path re-lists (drafts.ts).
+// path is kept per connection for a minute, and a failed APPEND to a kept path re-lists (../write/append.ts).
 const SPECIAL_TTL_MS = 60_000;
 const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string; at: number }>>();
 

@@ -5,7 +5,8 @@ import type { ImapFlow } from "imapflow";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { streamFailure } from "./client.ts";
-import { DEFAULT_TIMEOUTS, isDropped, openImap, toMailError, type ImapTimeouts } from "./connect.ts";
+import { DEFAULT_TIMEOUTS, openImap, type ImapTimeouts } from "./connect.ts";
+import { isDropped, toMailError } from "./errors.ts";
 import { type MailAccount } from "../account.ts";
 import { MailError } from "../errors.ts";
 

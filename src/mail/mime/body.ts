@@ -1,5 +1,5 @@
 // Which parts of a message make its readable body, in order, as a careful mail client shows them.
-// HTML stays HTML here: converting it is costly and runs off the event loop (../html-text/).
+// HTML stays HTML here: converting it is costly and runs off the event loop (../content/html-text/).
 import libmime from "libmime";
 import { formatAddress } from "../read/display-addresses.ts";
 import { isMessageType, type MimePart, type ParsedMessage } from "./tree.ts";
@@ -39,7 +39,7 @@ function pickAlternative(children: MimePart[]): Segment[] {
 /**
  * An attached message (a forward, a digest entry, or a message whose whole body is one): its
  * sender, date, subject and recipients, then its own body, as mail clients show it inline.
- * It is listed as an attachment too (message.ts); its raw MIME headers never reach the body.
+ * It is listed as an attachment too (../read/attachment-list.ts); its raw MIME headers never reach the body.
  */
 function attachedMessage(part: MimePart): Segment[] {
   if (!part.message) return [];
@@ -63,6 +63,6 @@ export function decodeText(part: MimePart): string {
   } catch {
     text = part.content.toString("utf8");
   }
-  // Line ends are normalised later, on the part that is shown (sanitize.ts cleanText).
+  // Line ends are normalised later, on the part that is shown (../content/sanitize.ts cleanText).
   return part.flowed ? libmime.decodeFlowed(text, part.delSp) : text;
 }

@@ -4,15 +4,16 @@
 //   network (SSRF);
 // - a plain-text connection (security "none") may only reach private or loopback addresses: the
 //   password must not cross the internet in clear.
-// Both are checked on the resolved addresses before every new connection, which then goes to a
-// checked address (pinning), so a later DNS answer cannot move it elsewhere.
+// Both are checked when the account is connected (accountHostProblem, for the setup form's answer)
+// and again on the resolved addresses before every new connection, which then goes to a checked
+// address (pinning), so a later DNS answer cannot move it elsewhere (connectTarget).
 import { isIP } from "node:net";
 import { lookup } from "node:dns/promises";
 import { classifyAddress } from "./address-class.ts";
-import { type ServerEndpoint } from "../account.ts";
+import type { MailAccount, ServerEndpoint } from "../account.ts";
 import { MailError } from "../errors.ts";
 
-/** Global unicast, outside every IANA special-purpose block (address-class.ts). */
+/** Global unicast, outside every IANA special-purpose block (./address-class.ts). */
 export const isPublicAddress = (address: string): boolean => classifyAddress(address) === "global";
 
 /** RFC 1918 / unique-local or loopback: the operator's own network, where plain text may go. */
@@ -76,4 +77,53 @@ export async function connectTarget(endpoint: Pick<ServerEndpoint, "host" | "sec
   }
   const literal = unbracket(host);
   return isIP(literal) ? { host: literal } : { host: addresses[0]!, servername: host };
+}
+
+export interface HostProblem {
+  reason: "refused" | "unresolvable";
+  /** For the person at the setup form. */
+  message: string;
+}
+
+const notFound = (host: string): HostProblem => ({ reason: "unresolvable", message: `The mail server host ${host} could not be found. Check the host name.` });
+
+/** Custom hosts on private, loopback or link-local addresses are refused unless the operator allows them. */
+async function privateHostProblem(account: MailAccount, allowPrivateHosts: boolean, resolve?: Resolver): Promise<HostProblem | null> {
+  if (account.provider !== "custom" || allowPrivateHosts) return null;
+  for (const host of new Set([account.imap.host, account.smtp.host])) {
+    const check = await checkHost(host, isPublicAddress, resolve);
+    if (check.ok) continue;
+    if (check.reason === "unresolvable") return notFound(host);
+    return {
+      reason: "refused",
+      message: `${host} is on a private network or reserved address, which this service does not connect to. ` +
+        `If it is your own mail server, the operator can allow it with MAILBOX_MCP_ALLOW_PRIVATE_HOSTS=true.`,
+    };
+  }
+  return null;
+}
+
+/**
+ * Security "none" sends the password in clear. Allowed only to a host whose every address is private
+ * or loopback (a homelab server on the operator's own network), hence never while private hosts are
+ * refused; towards the internet TLS or STARTTLS is required.
+ */
+async function plaintextProblem(account: MailAccount, allowPrivateHosts: boolean, resolve?: Resolver): Promise<HostProblem | null> {
+  const plain = [account.imap, account.smtp].filter((ep) => ep.security === "none");
+  if (plain.length === 0) return null;
+  const refusal = "Unencrypted connections (security \"none\") would send your password in clear over the internet. " +
+    "Choose TLS or STARTTLS for both IMAP and SMTP.";
+  if (!allowPrivateHosts) return { reason: "refused", message: refusal };
+  for (const host of new Set(plain.map((ep) => ep.host))) {
+    const check = await checkHost(host, isLocalAddress, resolve);
+    if (check.ok) continue;
+    if (check.reason === "unresolvable") return notFound(host);
+    return { reason: "refused", message: `${host} is not on this server's own network (a private or loopback address). ` + refusal };
+  }
+  return null;
+}
+
+/** What stops an account from being connected, for the setup form: plain text first, then private hosts. */
+export async function accountHostProblem(account: MailAccount, allowPrivateHosts: boolean, resolve?: Resolver): Promise<HostProblem | null> {
+  return (await plaintextProblem(account, allowPrivateHosts, resolve)) ?? (await privateHostProblem(account, allowPrivateHosts, resolve));
 }

@@ -1,5 +1,5 @@
 // get_email: one message as readable text. The IMAP work happens under the mailbox lock; parsing
-// the MIME tree (mime/) and converting HTML (html-text/, in a worker thread) happen after it is
+// the MIME tree (../mime/) and converting HTML (../content/html-text/, in a worker thread) happen after it is
 // released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";

@@ -5,7 +5,7 @@ import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { connectTarget, type ConnectTarget } from "../net/host-policy.ts";
 import { type MailAccount } from "../account.ts";
-import { MailError } from "../errors.ts";
+import { addresses, isConnectionError, smtpError } from "./errors.ts";
 
 export const SMTP_IDLE_MS = 5 * 60_000;
 
@@ -122,48 +122,4 @@ export async function sendRaw(
     if (isConnectionError(err)) closeSmtp(tokenId);
     throw smtpError(err, account);
   }
-}
-
-const addresses = (list: unknown): string[] =>
-  Array.isArray(list) ? list.map((a) => (typeof a === "string" ? a : String((a as { address?: string }).address ?? a))) : [];
-
-interface SmtpFailure {
-  code?: string;
-  responseCode?: number;
-  response?: string;
-  message?: string;
-  rejected?: unknown;
-}
-
-const isConnectionError = (err: unknown) => ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ETLS", "EAUTH"].includes(String((err as SmtpFailure)?.code));
-
-/** Maps a nodemailer error to a MailError saying what happened and what to do about it. */
-export function smtpError(err: unknown, account: MailAccount): MailError {
-  if (err instanceof MailError) return err;
-  const e = (err ?? {}) as SmtpFailure;
-  const server = `${account.smtp.host}:${account.smtp.port}`;
-  const reply = (e.response ?? e.message ?? "").trim();
-  const code = e.responseCode ?? 0;
-  switch (e.code) {
-    case "EAUTH":
-    case "ENOAUTH":
-      return new MailError("auth", `The SMTP server ${server} refused the login (${reply}). The app password may have been revoked or lack SMTP access: reconnect the mailbox. Nothing was sent.`);
-    case "ETIMEDOUT":
-      return new MailError("timeout", `The SMTP server ${server} did not answer in time, so the message was most likely not sent (it is not in Sent). Try again later.`);
-    case "ECONNECTION":
-    case "ESOCKET":
-    case "EDNS":
-      return new MailError("unreachable", `Could not reach the SMTP server ${server} (${e.message ?? e.code}). Nothing was sent; try again later.`);
-    case "ETLS":
-      return new MailError("tls", `TLS with the SMTP server ${server} failed (${e.message ?? e.code}). Nothing was sent; check the SMTP security setting.`);
-  }
-  if (code === 552 || code === 523 || /size|too (large|big)/i.test(reply)) {
-    return new MailError("invalid", `The SMTP server refused the message as too large (${reply}). Nothing was sent; send smaller or fewer attachments.`);
-  }
-  if (e.code === "EENVELOPE" && Array.isArray(e.rejected) && e.rejected.length) {
-    return new MailError("invalid", `The SMTP server refused every recipient (${addresses(e.rejected).join(", ")}): ${reply}. Nothing was sent; check the addresses.`);
-  }
-  if (code >= 400 && code < 500) return new MailError("protocol", `The SMTP server temporarily refused the message (${reply}). Nothing was sent; try again in a few minutes.`);
-  if (code >= 500) return new MailError("protocol", `The SMTP server refused the message (${reply}). Nothing was sent.`);
-  return new MailError("protocol", `Sending failed: ${e.message ?? String(err)}. Nothing was sent.`);
 }

@@ -4,7 +4,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { InputError } from "../../mail/errors.ts";
-import { saveDraft, type OutgoingDeps } from "../../mail/write/outgoing.ts";
+import { type OutgoingDeps } from "../../mail/write/outgoing.ts";
+import { saveDraft } from "../../mail/write/save-draft.ts";
 import { activityOf } from "./activity.ts";
 import { defineTool, WRITE, type ToolContext } from "./define.ts";
 import { ok, toolError, ToolInputError } from "./result.ts";

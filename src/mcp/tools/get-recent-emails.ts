@@ -1,6 +1,6 @@
 // get_recent_emails: the newest messages of a folder, a page at a time.
 import { z } from "zod";
-import { recentEmails } from "../../mail/read/listing.ts";
+import { recentEmails } from "../../mail/read/recent.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 import { beforeUidArg, folderArg, limitArg, nextBeforeUid, summaryLines, summarySchema } from "./schemas.ts";

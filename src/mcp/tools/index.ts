@@ -16,7 +16,7 @@
 // - The handler returns a CallToolResult built with the helpers in ./result.ts: `ok(structured, text)`.
 //   structuredContent must satisfy outputSchema (the SDK checks it; clients do too).
 // - Failures: throw. server.ts turns every throw into an `isError: true` result (never a 500):
-//     MailError(kind, message)   (src/mail/types.ts) mail-server trouble or missing folder/uid;
+//     MailError(kind, message)   (src/mail/errors.ts) mail-server trouble or missing folder/uid;
 //                                the message says what happened and what to do;
 //     ToolInputError(message)    (./result.ts) an argument problem zod cannot express; name the argument;
 //     anything else              logged, and the caller sees a generic "internal error".
@@ -25,7 +25,7 @@
 //
 // IMAP: ctx.withImap(fn) runs fn with the token's pooled, logged-in ImapFlow client. Several
 // sessions share that client, so always take a mailbox lock around work in a folder:
-//   withMailbox(client, path, fn, { readOnly })  in src/mail/imap.ts (getMailboxLock + release in finally).
+//   withMailbox(client, path, fn, { readOnly })  in src/mail/imap/mailbox.ts (getMailboxLock + release in finally).
 // Do not call client.logout()/close(); the pool owns the connection. Do not keep the client after fn returns.
 // SMTP: ctx.account() gives the decrypted MailAccount (smtp host/port/security, username, password);
 // never log it or put it in a result.

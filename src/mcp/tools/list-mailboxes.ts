@@ -1,6 +1,6 @@
 // list_mailboxes: every folder with its path (the handle the other tools take) and counts.
 import { z } from "zod";
-import { listMailboxes as list, MAX_FOLDERS } from "../../mail/read/listing.ts";
+import { listMailboxes as list, MAX_FOLDERS } from "../../mail/read/mailboxes.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok } from "./result.ts";
 

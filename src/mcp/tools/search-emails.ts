@@ -1,6 +1,6 @@
 // search_emails: server-side IMAP SEARCH, one page of summaries, and the total number of matches.
 import { z } from "zod";
-import { searchEmails as search } from "../../mail/read/listing.ts";
+import { searchEmails as search } from "../../mail/read/search.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { ok, ToolInputError } from "./result.ts";
 import { beforeUidArg, folderArg, limitArg, nextBeforeUid, summaryLines, summarySchema } from "./schemas.ts";

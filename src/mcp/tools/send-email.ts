@@ -1,7 +1,7 @@
 // send_email: send over SMTP and file a copy in \Sent (unless the provider does that itself).
 import { z } from "zod";
 import { attachmentBytes } from "../../mail/compose/message.ts";
-import { sendEmail as send, type SendOutcome } from "../../mail/write/outgoing.ts";
+import { sendEmail as send, type SendOutcome } from "../../mail/write/send.ts";
 import { asWriter, messageFields, outgoingDeps } from "./draft-email.ts";
 import { defineTool, WRITE } from "./define.ts";
 import { ok } from "./result.ts";

@@ -29,7 +29,7 @@ export class HtmlConverter {
 
 // Two cores here are shared with IMAP parsing and HTTP, so at most two conversions run at once;
 // the rest wait inside their budget. 2 s covers ~1 MB of table-heavy HTML, more than the bound
-// (4 × max_chars, html-text/index.ts) ever hands over. A thread with html-to-text loaded is ~10 MB:
+// (4 × max_chars, ../../read/message.ts) ever hands over. A thread with html-to-text loaded is ~10 MB:
 // an idle one stops after a minute.
 let shared: HtmlConverter | undefined;
 export function sharedConverter(): HtmlConverter {

@@ -1,7 +1,7 @@
 // How much of a part get_attachment fetches, by what it will do with it. Text is read from its
 // start and cut (a longer text gives truncated: true); a PDF or an image is useful only whole, so
 // past its limit nothing is fetched. Every cap stays below the IMAP literal limit
-// (RESPONSE_LIMITS in ../imap-connect.ts: 20 MB), and memory per call stays bounded by it.
+// (RESPONSE_LIMITS in ../../imap/response-limits.ts: 20 MB), and memory per call stays bounded by it.
 import type { MessageStructureObject } from "imapflow";
 import type { Kind } from "./kinds.ts";
 

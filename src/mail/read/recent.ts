@@ -1,0 +1,55 @@
+// get_recent_emails: the newest messages of a folder, a page at a time.
+import type { ImapFlow, MailboxObject } from "imapflow";
+import { MailError } from "../errors.ts";
+import { withMailbox } from "../imap/mailbox.ts";
+import { knownLowest, rememberTop, viewStamp } from "../imap/top-uids.ts";
+import { searchRanges, summaries, uidPage, type Page } from "./pages.ts";
+import type { Summary } from "./summary.ts";
+
+/** How many messages have a UID below `uid`: the sequence number of the last of them. */
+async function countBelow(client: ImapFlow, uid: number): Promise<number> {
+  if (uid <= 1) return 0;
+  const found = await client.search({ uid: `1:${uid - 1}` }, { returnOptions: ["COUNT"] });
+  if (!found) throw new MailError("protocol", "The mail server refused the search. Try again.");
+  return Array.isArray(found) ? found.length : (found.count ?? 0);
+}
+
+export interface RecentQuery {
+  folder: string;
+  limit: number;
+  beforeUid: number | null;
+  unreadOnly: boolean;
+}
+
+/**
+ * The newest messages: a sequence range from the end of the folder, `limit` messages long. When
+ * the folder's top UIDs are known and the server has reported no change since (./top-uids.ts),
+ * one UID FETCH does it, and its end-of-command update proves the answer current.
+ */
+export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Page> {
+  const plain = !q.unreadOnly && q.beforeUid === null;
+  const known = (box: MailboxObject) => (plain ? knownLowest(client, box.path, box.exists, q.limit) : null);
+  return withMailbox(client, q.folder, async (box) => {
+    if (q.unreadOnly) return uidPage(client, box, await searchRanges(client, { seen: false }), q);
+    const lowest = known(box);
+    if (lowest !== null) {
+      const emails = await summaries(client, box.path, `${lowest}:*`, q.limit, true);
+      if (emails.length === Math.min(q.limit, box.exists)) return topPage(box, emails);
+    }
+    const top = q.beforeUid === null ? box.exists : await countBelow(client, q.beforeUid);
+    if (top === 0) return { folder: box.path, emails: [], next_before_uid: null };
+    const start = Math.max(1, top - q.limit + 1);
+    const stamp = viewStamp(client);
+    const emails = await summaries(client, box.path, `${start}:${top}`, q.limit);
+    if (top === box.exists) rememberTop(client, box.path, top, emails.map((e) => e.uid), stamp);
+    const lowestSeen = emails[emails.length - 1];
+    return { folder: box.path, emails, next_before_uid: start > 1 && lowestSeen ? lowestSeen.uid : null };
+  }, { readOnly: true, freshness: (box) => (q.unreadOnly || known(box) !== null ? "verify" : "sync") });
+}
+
+/** The newest page of a folder: older messages remain when the folder holds more than the page. */
+function topPage(box: MailboxObject, emails: Summary[]): Page {
+  const lowest = emails[emails.length - 1];
+  return { folder: box.path, emails, next_before_uid: box.exists > emails.length && lowest ? lowest.uid : null };
+}
+
