@@ -1,4 +1,4 @@
-// Configuration (DESIGN §1): flags, then environment, then defaults; read and checked once at start-up.
+// Configuration (docs/design.md §1): flags, then environment, then defaults; read and checked once at start-up.
 // Nothing else in src/ reads the environment.
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ export interface Settings {
   trustProxy: boolean;
   /** postgres://… shared by several instances (docs/deploy.md), or null: the SQLite file in the data dir. */
   databaseUrl: string | null;
-  /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the spec's one client. */
+  /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the contract's one client. */
   openRegistration: boolean;
 }
 

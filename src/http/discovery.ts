@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { protectedResourceMetadata, serverMetadata } from "../oauth/metadata.ts";
 
-/** /oauth/meta and the well-known documents MCP clients discover (DESIGN §2). */
+/** /oauth/meta and the well-known documents MCP clients discover (docs/design.md §2). */
 export function discoveryRoutes(baseUrl: string, openRegistration: boolean) {
   const meta = serverMetadata(baseUrl, openRegistration);
   const prm = protectedResourceMetadata(baseUrl);

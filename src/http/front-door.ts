@@ -1,4 +1,4 @@
-// GET / (DESIGN §3): a small front door. HTML for people; JSON when Accept names application/json
+// GET / (docs/design.md §3): a small front door. HTML for people; JSON when Accept names application/json
 // before text/html. The setup page's security headers and CSP (no script, no form); never the
 // client secret.
 import { Elysia } from "elysia";

@@ -1,12 +1,12 @@
 // /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard, in both protocol eras
-// (DESIGN §3). A 2025-era request (an initialize, or one carrying Mcp-Session-Id) is served in a
+// (docs/design.md §3). A 2025-era request (an initialize, or one carrying Mcp-Session-Id) is served in a
 // session: one McpServer + transport per session, owned by the token that opened it; sessions are
 // rows in the store, the server objects a per-process cache rebuilt from the row when missing
 // (src/mcp/sessions.ts, legacy-session.ts). A 2026-07-28 request (no session; `_meta` and the
 // MCP-Protocol-Version / Mcp-Method / Mcp-Name headers) is served by the SDK's per-request handler
 // (src/mcp/modern.ts). Checks run in this order, each with its status:
 //   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
-//   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (DESIGN §2)
+//   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (docs/design.md §2)
 //   3. body over 32 MB -> 413; not JSON -> 400; a write tool called without email:write -> 403
 //      with WWW-Authenticate error="insufficient_scope" (MCP scope challenge)
 //   4. no Mcp-Session-Id: a 2026-07-28 POST is served without a session (headers that disagree with
@@ -35,7 +35,7 @@ type Srv = Server<unknown> | null | undefined;
 
 export function mcpRoutes(deps: AppDeps) {
   const inflight = new InFlight();
-  // A revoked token loses its sessions and its IMAP connection at once (DESIGN §3); its calls in
+  // A revoked token loses its sessions and its IMAP connection at once (docs/design.md §3); its calls in
   // flight are answered with an error first, so no client waits on a session being torn down.
   deps.events.onRevoked(async (tokenId) => {
     inflight.revoke(tokenId);

@@ -15,7 +15,7 @@ const TokenBody = t.Object({
   grant_type: optional, code: optional, client_id: optional, client_secret: optional,
   code_verifier: optional, redirect_uri: optional, resource: optional,
 });
-/** Any JSON or form body is answered with 200 (DESIGN §3); only a string `token` is looked up. */
+/** Any JSON or form body is answered with 200 (docs/design.md §3); only a string `token` is looked up. */
 const RevokeBody = t.Unknown();
 
 function tokenOf(body: unknown): string | null {
@@ -49,7 +49,7 @@ export function oauthRoutes(deps: AppDeps) {
       return exchangeCodeLimited({ ...deps, grants, clientFailures }, body, key);
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
-      // RFC 7009 §2.1 uses form encoding; SPEC uses JSON. Both are accepted, nothing else.
+      // RFC 7009 §2.1 uses form encoding; the contract uses JSON (docs/contract.md §8). Both are accepted, nothing else.
       const type = mediaType(request);
       if (type !== "application/json" && type !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("send the token as JSON {\"token\": ...} or form-encoded token=...");

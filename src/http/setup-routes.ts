@@ -20,7 +20,7 @@ import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts"
 import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
 import type { AppDeps } from "./app.ts";
 
-const PENDING_TTL_MS = 10 * 60_000; // DESIGN §3
+const PENDING_TTL_MS = 10 * 60_000; // docs/design.md §3
 
 const optional = t.Optional(t.String());
 /** All optional strings: our own checks (connect-form.ts) decide and re-render the form. */
@@ -30,7 +30,7 @@ const ConnectBody = t.Object({
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
 
-/** DESIGN §3: JSON when Accept names application/json before text/html. */
+/** docs/design.md §3: JSON when Accept names application/json before text/html. */
 export function prefersJson(accept: string | null): boolean {
   const a = (accept ?? "").toLowerCase();
   const json = a.indexOf("application/json");

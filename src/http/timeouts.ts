@@ -1,4 +1,4 @@
-// How long the server waits for a client (DESIGN §7, docs/decisions.md "HTTP edge"). Without these
+// How long the server waits for a client (docs/design.md §7, docs/decisions.md "HTTP edge"). Without these
 // a request that declares a body and stops sending holds its socket for ever, unauthenticated.
 
 export interface HttpTimeouts {

@@ -1,4 +1,4 @@
-// Reading a /mcp POST body ourselves, so the 32 MB limit (DESIGN §7) holds even for chunked
+// Reading a /mcp POST body ourselves, so the 32 MB limit (docs/design.md §7) holds even for chunked
 // uploads, and answering errors in the JSON-RPC shape MCP clients expect.
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 

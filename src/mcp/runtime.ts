@@ -21,7 +21,7 @@ export interface McpRuntime {
 export interface McpLimits {
   sessions?: Partial<SessionLimits>;
   calls?: Partial<CallLimits>;
-  /** Outgoing attachment bytes one token may have in flight; default the 20 MB of DESIGN §7. */
+  /** Outgoing attachment bytes one token may have in flight; default the 20 MB of docs/design.md §7. */
   attachmentBytesInFlight?: number;
 }
 

@@ -1,5 +1,5 @@
 // Outgoing attachment bytes in flight per token (docs/decisions.md "Per-account limits").
-// DESIGN §7 allows 20 MB of attachments per message; one send of that size costs ~190 MB of RSS
+// docs/design.md §7 allows 20 MB of attachments per message; one send of that size costs ~190 MB of RSS
 // while its MIME is built and written (decoded buffers, the encoded message, the stored copy), so
 // the 20 MB is a budget for all of a token's sends running at once, not for each of them.
 import { MAX_ATTACHMENT_BYTES } from "../mail/compose/message.ts";

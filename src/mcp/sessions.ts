@@ -1,5 +1,5 @@
 // 2025-era MCP sessions: which Mcp-Session-Id belongs to which token, and when it was last used
-// (30 minutes of inactivity end it: SPEC Limits). The truth is a row in the store
+// (30 minutes of inactivity end it: docs/contract.md §17). The truth is a row in the store
 // (src/store/mcp-sessions.ts), so a restarted server, or another instance on the same store, serves
 // a session it did not open; this process keeps only a cache of live session objects (the MCP
 // server and transport, with its open SSE streams), rebuilt from the row when missing.

@@ -1,4 +1,4 @@
-// Read-only grants (DESIGN §3, docs/owner.md §3): the setup form's `access` field picks the grant's
+// Read-only grants (docs/design.md §3, docs/owner.md §3): the setup form's `access` field picks the grant's
 // scope, never wider than the scope the client asked for at /oauth/authorize (RFC 6749 §3.3: the
 // server may issue a narrower scope than requested, and says so in the token response).
 export type Access = "read" | "read_write";

@@ -1,4 +1,4 @@
-// Validation of GET /oauth/authorize (SPEC "GET /oauth/authorize", DESIGN §2–§3).
+// Validation of GET /oauth/authorize (docs/contract.md §5, docs/design.md §2–§3).
 // Nothing here redirects: RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirect_uri, and we
 // report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
 import type { Config } from "../config.ts";
@@ -75,7 +75,7 @@ function checkResource(p: Record<string, string | undefined>, baseUrl: string): 
   return p.resource;
 }
 
-/** All checks in the SPEC's order; throws an OAuthError (status 400, or 401 for a wrong client_id). */
+/** All checks in the order of docs/contract.md §5; throws an OAuthError (status 400, or 401 for a wrong client_id). */
 export async function validateAuthorize(params: URLSearchParams, config: Config, clients: ClientRegistry): Promise<AuthorizeRequest> {
   const p = single(params);
   const { clientId, redirectUri } = await checkClient(p, clients);

@@ -2,7 +2,7 @@
 // Web-standard helpers (v2: verifyBearerToken, bearerAuthChallengeResponse) parse the header and
 // build the challenges; our verifier is the store. Where they do not fit, ours stays:
 // - no Authorization header at all: RFC 6750 §3.1 says such a challenge SHOULD NOT carry an error
-//   code, and the SDK's always says error="invalid_token" (DESIGN §2 wants it only when a token was sent);
+//   code, and the SDK's always says error="invalid_token" (docs/design.md §2 wants it only when a token was sent);
 // - the 403 for a missing scope keeps the JSON-RPC error body of every other /mcp refusal
 //   (docs/decisions.md) and takes only its WWW-Authenticate header from the SDK.
 import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";

@@ -1,4 +1,4 @@
-// Who is asking: the one configured client (SPEC) and, with MAILBOX_MCP_OPEN_REGISTRATION, the clients
+// Who is asking: the one configured client (docs/contract.md §14) and, with MAILBOX_MCP_OPEN_REGISTRATION, the clients
 // that registered themselves (RFC 7591; docs/oauth.md §9). Used by authorize (client and redirect URI),
 // the setup form (whom to name) and the token endpoint (client authentication).
 import type { Config } from "../config.ts";
@@ -18,7 +18,7 @@ export interface OAuthClient {
 }
 
 export class ClientRegistry {
-  /** The SPEC's allowlist plus MAILBOX_MCP_EXTRA_REDIRECT_URIS (exact strings). */
+  /** The contract's allowlist (docs/contract.md §2.5) plus MAILBOX_MCP_EXTRA_REDIRECT_URIS (exact strings). */
   readonly allowed: Set<string>;
   private readonly configured: OAuthClient;
 
@@ -49,7 +49,7 @@ export class ClientRegistry {
   }
 
   /**
-   * Authorize: the configured client's redirect URI must be on the allowlist exactly (SPEC); a registered
+   * Authorize: the configured client's redirect URI must be on the allowlist exactly (docs/contract.md §2.5); a registered
    * client's must be one it registered — exactly, or for loopback with any port (RFC 8252 §7.3) — and
    * still registrable today (the operator may have shortened the allowlist since).
    */

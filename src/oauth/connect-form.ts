@@ -1,4 +1,4 @@
-// The setup form's fields (DESIGN §3) turned into a MailAccount, or a message saying what to fix.
+// The setup form's fields (docs/design.md §3) turned into a MailAccount, or a message saying what to fix.
 import { findProvider, type Provider, type ProviderEndpoint } from "../mail/providers/presets.ts";
 import type { MailAccount, Security, ServerEndpoint } from "../mail/account.ts";
 

@@ -1,5 +1,5 @@
 // POST /oauth/connect without the HTTP: the pending request, CSRF, input, rate limit, private hosts,
-// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: DESIGN §3.
+// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { encodeAccount, type MailAccount } from "../mail/account.ts";
@@ -15,7 +15,7 @@ import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 import type { TokenEvents } from "./token-events.ts";
 
-export const CODE_LENGTH = 48; // SPEC "Authorization code"
+export const CODE_LENGTH = 48; // docs/contract.md §2.2
 export const CODE_TTL_MS = 5 * 60_000;
 /**
  * Grants one mailbox login keeps through one client: a new connect revokes the older ones beyond
@@ -30,7 +30,7 @@ export interface ConnectDeps {
   grants: GrantStore;
   pending: PendingStore;
   log: Logger;
-  /** Failed logins: 5 per 15 minutes per client, mailbox and login (DESIGN §3). */
+  /** Failed logins: 5 per 15 minutes per client, mailbox and login (docs/design.md §3). */
   limiter: Limiter;
   /** Every mail-server attempt per client, whatever its outcome (ATTEMPT_LIMIT). */
   attempts: Limiter;

@@ -1,4 +1,4 @@
-// OAuth errors in the RFC 6749 §5.2 format. Statuses where the spec is silent: DESIGN §3.
+// OAuth errors in the RFC 6749 §5.2 format. Statuses where the spec is silent: docs/design.md §3.
 export class OAuthError extends Error {
   constructor(
     readonly error: string,

@@ -1,6 +1,6 @@
-// Discovery documents: RFC 8414 server metadata with the spec's exact values, and RFC 9728
+// Discovery documents: RFC 8414 server metadata with the contract's exact values (docs/contract.md §9), and RFC 9728
 // protected resource metadata so MCP clients find the authorization server from a 401 (built by
-// the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields DESIGN §2 adds).
+// the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields docs/design.md §2 adds).
 import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 
 export const SCOPE = "email:read email:write";
@@ -20,7 +20,7 @@ export function serverMetadata(baseUrl: string, openRegistration = false) {
     response_types_supported: ["code"],
     grant_types_supported: ["authorization_code"],
     code_challenge_methods_supported: ["S256"],
-    // Never client_secret_basic: clients fall back to it when the list is missing (DESIGN §2).
+    // Never client_secret_basic: clients fall back to it when the list is missing (docs/design.md §2).
     token_endpoint_auth_methods_supported: openRegistration ? ["client_secret_post", "none"] : ["client_secret_post"],
     scopes_supported: SCOPES,
     // RFC 9207 §3: every authorization response carries `iss` (redirects.ts).

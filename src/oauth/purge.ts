@@ -1,4 +1,4 @@
-// Opportunistic clean-up (DESIGN §4 "Expired rows are purged"): at most once a minute, on the OAuth
+// Opportunistic clean-up (docs/design.md §4 "Expired rows are purged"): at most once a minute, on the OAuth
 // requests themselves, so no timer is needed and tests drive it with the manual clock.
 import type { Clock } from "../clock.ts";
 

@@ -1,4 +1,4 @@
-// Sliding-window limiters for the unauthenticated endpoints (DESIGN §3, §7; docs/oauth.md §5): e.g. at
+// Sliding-window limiters for the unauthenticated endpoints (docs/design.md §3, §7; docs/oauth.md §5): e.g. at
 // most 5 failed mail-server logins per 15 minutes per client IP, per mailbox address and per login.
 // The events live in the store (src/store/limits.ts), so every limit holds across all the instances
 // sharing it, not per process; the routes use only the `Limiter` interface.

@@ -1,4 +1,4 @@
-// The redirect URI allowlist (SPEC "Allowed redirect URIs") and the success redirect.
+// The redirect URI allowlist (docs/contract.md §2.5) and the success redirect.
 // RFC 6749 §3.1.2.3 / OAuth 2.1 §7.5.3: compare registered URIs by exact string match.
 import type { Config } from "../config.ts";
 

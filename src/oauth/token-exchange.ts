@@ -1,5 +1,5 @@
 // POST /oauth/token, authorization_code grant (RFC 6749 §4.1.3–§4.1.4, RFC 7636 §4.5–§4.6, RFC 8707 §2.2).
-// Checks run in the SPEC's order; each failure is an OAuthError in the RFC 6749 §5.2 format.
+// Checks run in the order of docs/contract.md §7; each failure is an OAuthError in the RFC 6749 §5.2 format.
 import type { Config } from "../config.ts";
 import { randomHex, safeEqual } from "../store/crypto.ts";
 import type { ClientRegistry, OAuthClient } from "./clients.ts";
@@ -13,7 +13,7 @@ import { isValidVerifier, verifierMatches } from "./pkce.ts";
 import type { Limiter } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
 
-export const TOKEN_TTL_SECONDS = 2_592_000; // SPEC: 30 days
+export const TOKEN_TTL_SECONDS = 2_592_000; // docs/contract.md §2.3: 30 days
 
 /**
  * Failed client authentications per client address (IPv6 by /64) before the token endpoint answers
@@ -89,7 +89,7 @@ async function checkCode(deps: ExchangeDeps, client: OAuthClient, f: Required<Pi
 }
 
 export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<TokenResponse> {
-  // A missing grant_type is "not authorization_code" (SPEC error table): unsupported_grant_type.
+  // A missing grant_type is "not authorization_code" (docs/contract.md §16): unsupported_grant_type.
   if (f.grant_type !== "authorization_code") throw new UnsupportedGrantTypeError();
   const client = await authenticateClient(f, deps.clients);
   if (!f.code_verifier || !isValidVerifier(f.code_verifier)) {
@@ -100,7 +100,7 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
   const record = await checkCode(deps, client, { code: f.code, code_verifier: f.code_verifier, redirect_uri: f.redirect_uri });
   checkResource(f.resource, record, deps.config.baseUrl);
   const token = randomHex(32);
-  // The grant's scope: the spec's "email:read email:write", or "email:read" when the person chose
+  // The grant's scope: the contract's "email:read email:write", or "email:read" when the person chose
   // read-only on the setup form (docs/owner.md §3; RFC 6749 §5.1 says the narrower scope here).
   const issued = await deps.grants.redeemCode(f.code, record, token, record.scope, TOKEN_TTL_SECONDS * 1000);
   if (!issued) return refuseReplay(deps, record); // lost a race with another exchange of the same code

@@ -1,4 +1,4 @@
-// The activity log (DESIGN §4, docs/owner.md §4): one row per write tool call, what it touched and
+// The activity log (docs/design.md §4, docs/owner.md §4): one row per write tool call, what it touched and
 // how it ended, never a body or an attachment. Time, grant, tool and outcome are in clear (to filter
 // and purge); the details (folders, uids, recipients, Message-ID, error line) are sealed like grant
 // labels, so the database alone says nothing about whom the person mails. Rows outlive their grant

@@ -1,4 +1,4 @@
-// Cryptographic primitives for the credential store (DESIGN §4).
+// Cryptographic primitives for the credential store (docs/design.md §4).
 // Only node:crypto (Bun's implementation, BoringSSL) is used.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 

@@ -1,4 +1,4 @@
-// The data dir (DESIGN §1): created 0700; holds the SQLite store, the master key file (0600, base64)
+// The data dir (docs/design.md §1): created 0700; holds the SQLite store, the master key file (0600, base64)
 // and the generated OAuth client id/secret, so a restart keeps the same client. With a database URL
 // there is no data dir: the instances share the store, so they must share the key and the client
 // too, and those come from configuration, never from a file one instance generated.

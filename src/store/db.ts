@@ -1,4 +1,4 @@
-// The store's connection (DESIGN §4): Bun.SQL over one SQLite file in the data dir (the default) or
+// The store's connection (docs/design.md §4): Bun.SQL over one SQLite file in the data dir (the default) or
 // over Postgres (MAILBOX_MCP_DATABASE_URL), with one tagged-template API. Every file in store/ writes
 // its SQL once, for both, through `q` (one statement) and `tx` (a transaction); the few places where
 // the dialects differ ask `dialect`.

@@ -40,7 +40,7 @@ export interface TokenRecord {
 
 export type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId" | "scope"> & { clientId?: string | null; scope?: string | null };
 
-/** The spec's scope: what a grant gets unless the person chose read-only. */
+/** The contract's scope (docs/contract.md §2.3): what a grant gets unless the person chose read-only. */
 export const DEFAULT_GRANT_SCOPE = "email:read email:write";
 
 /** What the owner's tools show about a grant (docs/owner.md); the label is sealed, never stored in clear. */

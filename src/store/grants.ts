@@ -1,5 +1,5 @@
 // The credential store: grants with their sealed credentials, the codes and tokens bound to them.
-// Envelope scheme (DESIGN §4): each grant's credentials are sealed under a random data key; that key
+// Envelope scheme (docs/design.md §4): each grant's credentials are sealed under a random data key; that key
 // is stored only wrapped under HMAC(master key, code or token). Revoking deletes the grant row.
 // Pending authorizations are in pending.ts; the row types in grant-records.ts.
 import type { Clock } from "../clock.ts";

@@ -1,6 +1,6 @@
 // 2025-era MCP sessions as rows (migration 7), so that a restart, or another instance on the same
 // store, serves a session it did not open. A row holds the SHA-256 of the Mcp-Session-Id (the id is
-// a bearer-like secret next to the token, DESIGN §4), the owning token's hash, the client's
+// a bearer-like secret next to the token, docs/design.md §4), the owning token's hash, the client's
 // initialize params (to rebuild the session elsewhere) and the last activity. What src/mcp keeps in
 // memory (server objects, open SSE streams) is only a cache of these rows.
 import { hashSecret } from "./crypto.ts";

@@ -1,4 +1,4 @@
-// Pending authorizations (DESIGN §3): what GET /oauth/authorize validated, kept server-side for 10
+// Pending authorizations (docs/design.md §3): what GET /oauth/authorize validated, kept server-side for 10
 // minutes under the SHA-256 of its opaque request id; the form carries only that id and a CSRF token.
 // In the store, so the form's POST may land on any instance.
 import type { Clock } from "../clock.ts";

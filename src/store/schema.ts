@@ -1,4 +1,4 @@
-// Schema version and migrations (DESIGN §4): checked at every start, migrated by one instance at a
+// Schema version and migrations (docs/design.md §4): checked at every start, migrated by one instance at a
 // time. The whole upgrade is one transaction under a lock — on Postgres a transaction-scoped advisory
 // lock, on SQLite the file's write lock (BEGIN IMMEDIATE) — and the version is read again under it,
 // so instances starting together migrate once and the others find the work done.

@@ -1,4 +1,4 @@
-// Opens the store (DESIGN §4; docs/deploy.md): the SQLite file in the data dir, or the Postgres
+// Opens the store (docs/design.md §4; docs/deploy.md): the SQLite file in the data dir, or the Postgres
 // database several instances share. Migrates it (one instance at a time), checks the master key
 // against the store's key check value, and hands out one object per concept.
 import type { Clock } from "../clock.ts";

@@ -1,4 +1,4 @@
-// `mailbox-mcp activity [--grant ID] [--since YYYY-MM-DD] [--json]` (DESIGN §1, docs/owner.md §4):
+// `mailbox-mcp activity [--grant ID] [--since YYYY-MM-DD] [--json]` (docs/design.md §1, docs/owner.md §4):
 // what the apps did in the owner's name, one line per write call, oldest first.
 import type { Config } from "../config.ts";
 import type { ActivityDetails, ActivityRow } from "../store/activity.ts";

@@ -1,4 +1,4 @@
-// `mailbox-mcp grants` and `mailbox-mcp revoke <grant-id | email>` (DESIGN §1, docs/owner.md):
+// `mailbox-mcp grants` and `mailbox-mcp revoke <grant-id | email>` (docs/design.md §1, docs/owner.md):
 // what has access to the mailboxes on this server, and cutting it off without the client's token.
 import type { Config } from "../config.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";

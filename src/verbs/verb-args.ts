@@ -1,5 +1,5 @@
 // What the owner's verbs (grants, revoke, activity) share: their own options split from the
-// configuration flags, errors with exit codes, and the store the server uses (DESIGN §1: each verb
+// configuration flags, errors with exit codes, and the store the server uses (docs/design.md §1: each verb
 // takes the same configuration as `serve` and works on the same store).
 import { existsSync } from "node:fs";
 import { join } from "node:path";

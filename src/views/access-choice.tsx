@@ -1,4 +1,4 @@
-// The setup form's access choice (DESIGN §3, docs/owner.md §3): read and write (the spec's scope,
+// The setup form's access choice (docs/design.md §3, docs/owner.md §3): read and write (the spec's scope,
 // the default) or read only. Plain radio buttons, so it works without JavaScript; when the client
 // asked for email:read alone, read only is the one choice offered.
 import type { Access } from "../oauth/access.ts";

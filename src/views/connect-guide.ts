@@ -1,5 +1,5 @@
 // How to connect each MCP client, as data: `mailbox-mcp client` prints it as text with the client
-// secret, the front door (GET /) renders it as HTML without (DESIGN §3). For each client the
+// secret, the front door (GET /) renders it as HTML without (docs/design.md §3). For each client the
 // shortest path that works with this configuration (README "Connecting MCP clients"; docs/oauth.md
 // §9 says why Claude Code needs open registration). `code` spans are marked with backticks; the
 // text rendering drops them.

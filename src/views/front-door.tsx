@@ -1,4 +1,4 @@
-// GET / (DESIGN §3): the service is running, its version, the MCP URL, how to connect each client
+// GET / (docs/design.md §3): the service is running, its version, the MCP URL, how to connect each client
 // (./connect-guide.ts, never the client secret) and where /health is. Every value is escaped.
 import { Html } from "@kitajs/html";
 import type { ConnectGuide } from "./connect-guide.ts";

@@ -1,4 +1,4 @@
-// The setup form (DESIGN §3): provider, email, app password, and a custom-server fieldset.
+// The setup form (docs/design.md §3): provider, email, app password, and a custom-server fieldset.
 // Works without JavaScript: the custom fieldset is always in the page and every provider's
 // app-password page is listed in a <details>. The small script (allowed by the CSP nonce) only hides
 // the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.

@@ -5,7 +5,7 @@ import { envelopeRecipients, type Mailbox, type Recipients } from "./recipients.
 import { InputError } from "../errors.ts";
 import { replyReferences } from "../mime/message-ids.ts";
 
-/** Outgoing attachments, all together, decoded bytes (DESIGN §7). */
+/** Outgoing attachments, all together, decoded bytes (docs/design.md §7). */
 export const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 
 export interface Attachment {

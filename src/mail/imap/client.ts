@@ -34,7 +34,7 @@ type Internals = {
 
 let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
 
-// Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (DESIGN §7).
+// Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (docs/design.md §7).
 async function load() {
   const { ImapFlow } = await import("imapflow");
   class TrackedImapFlow extends ImapFlow implements ViewTracking {

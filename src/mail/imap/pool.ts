@@ -1,4 +1,4 @@
-// One IMAP connection per token, shared by that token's MCP sessions (DESIGN §7): opened on first
+// One IMAP connection per token, shared by that token's MCP sessions (docs/design.md §7): opened on first
 // use, closed after idleMs without use, reopened once when the server dropped it, capped in number.
 // Credentials are loaded only while a connection opens and never kept here.
 import type { ImapFlow } from "imapflow";

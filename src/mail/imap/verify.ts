@@ -1,4 +1,4 @@
-// Live credential check for the setup form (SPEC "Authentication" 5): open IMAP, log in, log out.
+// Live credential check for the setup form (docs/contract.md §14, item 5): open IMAP, log in, log out.
 // Every failure becomes a MailError whose message a person can act on; the password never appears in it.
 //
 // The form must not work as a port scanner of the hosts a visitor types in (docs/oauth.md §6.3):

@@ -1,4 +1,4 @@
-// Which addresses a custom mail host may be reached at (DESIGN §5, docs/oauth.md §6):
+// Which addresses a custom mail host may be reached at (docs/design.md §5, docs/oauth.md §6):
 // - an account connected while private hosts are refused may only reach global unicast addresses:
 //   the setup form must not become a way to make this server open connections into its own
 //   network (SSRF);

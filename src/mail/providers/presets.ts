@@ -1,4 +1,4 @@
-// Mail provider presets (DESIGN §5): the well-known IMAP/SMTP endpoints and where each provider lets a
+// Mail provider presets (docs/design.md §5): the well-known IMAP/SMTP endpoints and where each provider lets a
 // person create an app-specific password. Wire names are snake_case: list_providers returns these
 // records as they are (`saves_sent` is an extra the setup step uses for MailAccount.providerSavesSent).
 import type { Security } from "../account.ts";

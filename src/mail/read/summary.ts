@@ -1,5 +1,5 @@
 // A message summary from IMAP metadata only (ENVELOPE, FLAGS, RFC822.SIZE, BODYSTRUCTURE): never
-// the body, so listing 100 messages costs a few kilobytes whatever their size (DESIGN §7).
+// the body, so listing 100 messages costs a few kilobytes whatever their size (docs/design.md §7).
 import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } from "imapflow";
 import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "../content/sanitize.ts";

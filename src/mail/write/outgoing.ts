@@ -17,7 +17,7 @@ export interface OutgoingDeps {
 /** For APPEND and SMTP: a blind retry after a dropped connection could do it twice. */
 export const ONCE = { retryOnDrop: false };
 
-/** The draft_email / send_email arguments as the tools receive them (DESIGN §6). */
+/** The draft_email / send_email arguments as the tools receive them (docs/design.md §6). */
 export interface OutgoingArgs {
   to: string | string[];
   cc?: string | string[];

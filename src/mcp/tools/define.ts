@@ -55,7 +55,7 @@ export function defineTool<In extends Shape, Out extends Shape>(def: ToolDef<In,
   return def;
 }
 
-/** Annotations for the five read tools (DESIGN §6). */
+/** Annotations for the five read tools (docs/design.md §6). */
 export const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true,
 };

@@ -44,7 +44,7 @@ const recipients = (what: string) =>
   z.union([z.string(), z.array(z.string()).max(100)])
     .describe(`${what}: an array of addresses (a single string is accepted too). Each is "name@example.com" or "Full Name <name@example.com>".`);
 
-/** Message fields shared by draft_email and send_email (DESIGN §6). */
+/** Message fields shared by draft_email and send_email (docs/design.md §6). */
 export const messageFields = {
   to: recipients("Recipients (at least one)"),
   cc: recipients("Cc recipients").optional(),

@@ -1,5 +1,5 @@
 // zod pieces shared by several tools (read and write): argument fields and the Summary shape of
-// DESIGN §6. Descriptions are written for the model choosing arguments.
+// docs/design.md §6. Descriptions are written for the model choosing arguments.
 import { z } from "zod";
 import { fenceUntrusted } from "../../mail/content/sanitize.ts";
 import { formatAddress } from "../../mail/read/display-addresses.ts";
