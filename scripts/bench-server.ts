@@ -13,7 +13,8 @@ import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
 import type { MailAccount } from "../src/mail/account.ts";
-import { createMcpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
+import { McpEndpoint } from "../src/mcp/endpoint.ts";
+import { accountUnsealer, McpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/registration.ts";
 import { TokenEvents } from "../src/oauth/token-events.ts";
@@ -35,9 +36,12 @@ const store = await openStore({
   databaseUrl, sqlitePath: join(dir, "store.sqlite"), masterKey: config.secretKey, clock: systemClock, clientIdleMs: CLIENT_IDLE_MS,
 });
 const clients = new ClientRegistry(config, store.clients);
-const runtime = createMcpRuntime(store.sessions, systemClock, silentLogger);
-startMcpSweeper(runtime, silentLogger);
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events: new TokenEvents(), ...runtime });
+const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger);
+startMcpSweeper(runtime);
+const events = new TokenEvents();
+events.onRevoked((tokenId) => runtime.revoke(tokenId));
+const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
+const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, mcp });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

@@ -189,7 +189,7 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
   };
   const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
   await imap.connect();
-  const smtp = nodemailer.createTransport({ pool: true, host: account.smtp.host, port: account.smtp.port, secure: false, ignoreTLS: true, auth: { user: account.username, pass: account.password } });
+  const smtp = nodemailer.createTransport({ pool: true, host: account.smtp.host, port: account.smtp.port, secure: false, ignoreTLS: true, auth: { user: account.username, pass: account.auth.kind === "password" ? account.auth.password : "" } });
   const build = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
   const to = "bench-sink@example.net";
   const folders = [`BenchMoveA-${Date.now()}`, `BenchMoveB-${Date.now()}`] as const;

@@ -6,7 +6,8 @@ import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
-import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { McpEndpoint } from "./mcp/endpoint.ts";
+import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
 import { startRevocationPoller } from "./oauth/revocation-poller.ts";
@@ -43,10 +44,13 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
-  const runtime = createMcpRuntime(store.sessions, clock, log);
-  const stopMcp = startMcpSweeper(runtime, log);
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log);
+  // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
+  events.onRevoked((tokenId) => runtime.revoke(tokenId));
+  const stopMcp = startMcpSweeper(runtime);
+  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, ...runtime, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, mcp, timeouts });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });

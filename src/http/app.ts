@@ -3,11 +3,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { ImapPool } from "../mail/imap/pool.ts";
-import type { SessionStore } from "../mcp/sessions.ts";
-import type { LegacySession } from "../mcp/legacy-session.ts";
-import type { ToolCallLimiter } from "../mcp/call-limit.ts";
-import type { SendBudget } from "../mcp/send-budget.ts";
+import type { McpEndpoint } from "../mcp/endpoint.ts";
 import type { VerifyLogin } from "../mail/imap/verify.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
@@ -34,14 +30,8 @@ export interface AppDeps {
   events: TokenEvents;
   /** Live IMAP login check used by /oauth/connect; defaults to src/mail/imap/verify.ts (tests may inject). */
   verifyLogin?: VerifyLogin;
-  /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
-  imap: ImapPool;
-  /** 2025-era MCP sessions (rows in the store, live objects cached); swept by startMcpSweeper (src/mcp/runtime.ts). */
-  sessions: SessionStore<LegacySession>;
-  /** Per-token concurrent tool calls (src/mcp/call-limit.ts). */
-  calls: ToolCallLimiter;
-  /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
-  sendBudget: SendBudget;
+  /** Answers authenticated /mcp requests (src/mcp/endpoint.ts); its runtime is built and swept by the composition root. */
+  mcp: McpEndpoint;
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }

@@ -8,13 +8,19 @@ export interface ServerEndpoint {
   security: Security;
 }
 
+/**
+ * How the account logs in to IMAP and SMTP: an (app) password, or an OAuth 2.0 access token (SASL
+ * OAUTHBEARER, RFC 7628, or XOAUTH2, as the server offers).
+ */
+export type MailAuth = { kind: "password"; password: string } | { kind: "oauth2"; accessToken: string };
+
 /** What the setup form collects and the store seals: enough to open IMAP and SMTP. */
 export interface MailAccount {
   provider: string;
   email: string;
   /** Login name; usually the email address. */
   username: string;
-  password: string;
+  auth: MailAuth;
   imap: ServerEndpoint;
   smtp: ServerEndpoint;
   /** True when the provider files sent mail in Sent itself (Gmail), so we must not APPEND a copy. */
@@ -26,10 +32,16 @@ export interface MailAccount {
   requirePublicHosts?: boolean;
 }
 
+export const passwordAuth = (password: string): MailAuth => ({ kind: "password", password });
+
 export function encodeAccount(account: MailAccount): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(account));
 }
 
+/** Grants sealed before the auth union kept the password at the top level. */
+type StoredAccount = Omit<MailAccount, "auth"> & { auth?: MailAuth; password?: string };
+
 export function decodeAccount(bytes: Uint8Array): MailAccount {
-  return JSON.parse(new TextDecoder().decode(bytes)) as MailAccount;
+  const { password, auth, ...rest } = JSON.parse(new TextDecoder().decode(bytes)) as StoredAccount;
+  return { ...rest, auth: auth ?? passwordAuth(password ?? "") };
 }

@@ -1,21 +1,19 @@
-// What the composition root (src/service.ts) builds for /mcp, and the one timer that expires idle
-// MCP sessions (30 min) and idle IMAP connections (5 min).
+// What the composition root (src/service.ts) builds for /mcp: the token's mail connections and
+// credentials, the 2025-era sessions, the per-token call and attachment caps, and the calls in
+// flight. revoke() ends everything a token holds; sweep() is the one timer that expires idle MCP
+// sessions (30 min) and idle mail connections and credentials (5 min).
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
-import { ImapPool, type PoolOptions } from "../mail/imap/pool.ts";
-import { closeAllSmtp } from "../mail/smtp/pool.ts";
-import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
-import { SendBudget } from "./send-budget.ts";
+import { MailConnections, type MailConnectionOptions } from "../mail/connections.ts";
+import { decodeAccount } from "../mail/account.ts";
+import type { Unseal } from "../mail/credentials.ts";
+import type { GrantStore } from "../store/grants.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";
+import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
+import { InFlight } from "./inflight.ts";
 import type { LegacySession } from "./legacy-session.ts";
+import { SendBudget } from "./send-budget.ts";
 import { SessionStore, type SessionLimits } from "./sessions.ts";
-
-export interface McpRuntime {
-  imap: ImapPool;
-  sessions: SessionStore<LegacySession>;
-  calls: ToolCallLimiter;
-  sendBudget: SendBudget;
-}
 
 /** The per-account caps (docs/decisions.md "Per-account limits"); tests lower them. */
 export interface McpLimits {
@@ -25,31 +23,62 @@ export interface McpLimits {
   attachmentBytesInFlight?: number;
 }
 
-export function createMcpRuntime(
-  sessionRows: SessionRows, clock: Clock, log: Logger, pool: Partial<PoolOptions> = {}, limits: McpLimits = {},
-): McpRuntime {
-  return {
-    imap: new ImapPool(clock, log, pool),
-    sessions: new SessionStore(sessionRows, clock, log, limits.sessions),
-    calls: new ToolCallLimiter(limits.calls),
-    sendBudget: new SendBudget(limits.attachmentBytesInFlight),
-  };
+export interface McpRuntimeOptions {
+  mail?: MailConnectionOptions;
+  limits?: McpLimits;
 }
 
-/**
- * Starts the sweeper; the returned stop() also closes every connection and lets go of every live
- * session (shutdown): the sessions' rows stay, so their clients carry on after a restart.
- */
-export function startMcpSweeper(rt: McpRuntime, log: Logger, everyMs = 60_000): () => Promise<void> {
-  const timer = setInterval(() => {
-    rt.imap.sweep();
-    rt.sessions.sweep().catch((err) => log.error("session sweep failed", { error: (err as Error).message }));
-  }, everyMs);
+/** Unseals the account behind a token from its grant (docs/oauth.md §3); null once the token is gone. */
+export const accountUnsealer = (grants: GrantStore): Unseal => async (token) => {
+  const bytes = await grants.openCredentials(token);
+  return bytes ? decodeAccount(bytes) : null;
+};
+
+export class McpRuntime {
+  readonly mail: MailConnections;
+  readonly sessions: SessionStore<LegacySession>;
+  readonly calls: ToolCallLimiter;
+  readonly sendBudget: SendBudget;
+  /** POSTs still being answered, so a revocation can answer them at once (./inflight.ts). */
+  readonly inflight = new InFlight();
+
+  constructor(sessionRows: SessionRows, unseal: Unseal, clock: Clock, private readonly log: Logger, options: McpRuntimeOptions = {}) {
+    const limits = options.limits ?? {};
+    this.mail = new MailConnections(unseal, clock, log, options.mail);
+    this.sessions = new SessionStore(sessionRows, clock, log, limits.sessions);
+    this.calls = new ToolCallLimiter(limits.calls);
+    this.sendBudget = new SendBudget(limits.attachmentBytesInFlight);
+  }
+
+  /**
+   * A revoked token loses its sessions, credentials and mail connections at once (docs/design.md §3);
+   * its calls in flight are answered with an error first, so no client waits on a session being
+   * torn down. The composition root calls this for every revocation it hears of.
+   */
+  async revoke(tokenId: string): Promise<void> {
+    this.inflight.revoke(tokenId);
+    this.mail.closeToken(tokenId);
+    await this.sessions.closeToken(tokenId);
+  }
+
+  sweep(): void {
+    this.mail.sweep();
+    this.sessions.sweep().catch((err) => this.log.error("session sweep failed", { error: (err as Error).message }));
+  }
+
+  /** Shutdown: every connection closes and every live session is let go; session rows stay, so clients carry on after a restart. */
+  async close(): Promise<void> {
+    this.mail.closeAll();
+    await this.sessions.closeAll();
+  }
+}
+
+/** Starts the sweeper; the returned stop() also closes the runtime (shutdown). */
+export function startMcpSweeper(rt: McpRuntime, everyMs = 60_000): () => Promise<void> {
+  const timer = setInterval(() => rt.sweep(), everyMs);
   timer.unref();
   return async () => {
     clearInterval(timer);
-    rt.imap.closeAll();
-    closeAllSmtp();
-    await rt.sessions.closeAll();
+    await rt.close();
   };
 }

@@ -3,12 +3,8 @@
 // request came with (ctx.http.authInfo).
 import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
-import type { ImapPool } from "../mail/imap/pool.ts";
-import { smtpAccount } from "../mail/smtp/pool.ts";
-import { decodeAccount, type MailAccount } from "../mail/account.ts";
-import { MailError } from "../mail/errors.ts";
+import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
-import type { GrantStore } from "../store/grants.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
@@ -17,10 +13,10 @@ import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
 
 export interface McpServerDeps {
-  grants: GrantStore;
   /** The owner's log of write calls (src/store/activity.ts). */
   activity: ActivityLog;
-  imap: ImapPool;
+  /** Each token's credentials, IMAP connection and SMTP transport (src/mail/connections.ts). */
+  mail: MailConnections;
   /** Per-token concurrent tool calls, shared by all sessions (src/mcp/call-limit.ts). */
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
@@ -90,14 +86,15 @@ async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unkno
 }
 
 function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal): ToolContext {
-  const account = async () => smtpAccount(tokenId) ?? loadAccount(deps.grants, auth.token);
+  const { account } = deps.mail.credentials.for(tokenId, auth.token);
   return {
     tokenId,
     grantId,
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
-    withImap: (fn, options) => deps.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
+    withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
+    submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
     recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
@@ -105,11 +102,4 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: 
     log: deps.log,
     signal,
   };
-}
-
-/** Decrypts the credentials behind a token; they live only as long as the caller holds them. */
-export async function loadAccount(grants: GrantStore, token: string): Promise<MailAccount> {
-  const bytes = await grants.openCredentials(token);
-  if (!bytes) throw new MailError("auth", "The access token has been revoked or has expired: reconnect the mailbox.");
-  return decodeAccount(bytes);
 }

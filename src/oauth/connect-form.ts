@@ -1,6 +1,6 @@
 // The setup form's fields (docs/design.md §3) turned into a MailAccount, or a message saying what to fix.
 import { findProvider, type Provider, type ProviderEndpoint } from "../mail/providers/presets.ts";
-import type { MailAccount, Security, ServerEndpoint } from "../mail/account.ts";
+import { passwordAuth, type MailAccount, type Security, type ServerEndpoint } from "../mail/account.ts";
 
 /** Every field of POST /oauth/connect; all optional so our own checks, not a schema, decide the answer. */
 export interface ConnectFields {
@@ -64,6 +64,6 @@ export function parseConnectFields(f: ConnectFields): ParsedConnect {
   const username = (f.username ?? "").trim() || email;
   return {
     ok: true,
-    account: { provider: provider.id, email, username, password, ...eps, providerSavesSent: provider.saves_sent },
+    account: { provider: provider.id, email, username, auth: passwordAuth(password), ...eps, providerSavesSent: provider.saves_sent },
   };
 }

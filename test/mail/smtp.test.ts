@@ -1,9 +1,9 @@
-// sendRaw against the harness SMTP server: reuse of the per-token transport, and every refusal
+// SmtpPool against the harness SMTP server: reuse of the per-token transport, and every refusal
 // mapped to a MailError that names the cause.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { parseAllRecipients } from "../../src/mail/compose/recipients.ts";
 import { composeMessage } from "../../src/mail/compose/message.ts";
-import { closeAllSmtp, closeSmtp, sendRaw, smtpAccount, smtpPoolSize } from "../../src/mail/smtp/pool.ts";
+import { SmtpPool } from "../../src/mail/smtp/pool.ts";
 import { smtpError } from "../../src/mail/smtp/errors.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
@@ -12,18 +12,20 @@ import { getHarness, type Harness } from "../support/harness.ts";
 let h: Harness;
 let alice: MailAccount;
 const TOKEN = "smtp-test-token";
+const pool = new SmtpPool();
+const send = pool.send.bind(pool);
 
 beforeAll(async () => {
   h = await getHarness();
   const u = h.dovecot.users.alice;
   const endpoint = (port: number) => ({ host: "localhost", port, security: "none" as const });
-  alice = { provider: "custom", email: u.email, username: u.user, password: u.pass, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false };
+  alice = { provider: "custom", email: u.email, username: u.user, auth: { kind: "password", password: u.pass }, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false };
 }, 20_000);
 afterEach(() => {
   h.smtp.rejectRecipients.clear();
   h.smtp.failNext = undefined;
 });
-afterAll(() => closeAllSmtp());
+afterAll(() => pool.closeAll());
 
 async function message(to: string | string[], subject = `smtp-test ${crypto.randomUUID()}`) {
   const m = await composeMessage({ from: alice.email, recipients: parseAllRecipients({ to }), subject, text: "hello" });
@@ -36,35 +38,33 @@ async function rejection(p: Promise<unknown>): Promise<MailError> {
   return err as MailError;
 }
 
-describe("sendRaw", () => {
+describe("SmtpPool.send", () => {
   test("sends, reports accepted/rejected, and reuses one transport per token until closed", async () => {
     const before = h.smtp.messages.length;
     h.smtp.rejectRecipients.add("nobody@example.test");
     const msg = await message(["bob@example.test", "nobody@example.test"]);
-    const res = await sendRaw(TOKEN, alice, msg);
+    const res = await send(TOKEN, alice, msg);
     expect(res).toEqual({ messageId: msg.messageId, accepted: ["bob@example.test"], rejected: ["nobody@example.test"] });
-    await sendRaw(TOKEN, alice, await message("bob@example.test"));
-    expect(smtpPoolSize()).toBe(1);
-    expect(smtpAccount(TOKEN)).toBe(alice); // what the next send reuses instead of unsealing the grant
+    await send(TOKEN, alice, await message("bob@example.test"));
+    expect(pool.size).toBe(1);
     expect(h.smtp.messages.length).toBe(before + 2);
     const last = h.smtp.messages.at(-1)!;
     expect(last.user).toBe(alice.email);
     expect(last.from).toBe(alice.email);
-    closeSmtp(TOKEN);
-    expect(smtpPoolSize()).toBe(0);
-    expect(smtpAccount(TOKEN)).toBeUndefined(); // revocation closes the transport: nothing stays behind
+    pool.closeToken(TOKEN);
+    expect(pool.size).toBe(0); // revocation closes the transport: nothing stays behind
   });
 
   test("a wrong password is an auth error", async () => {
-    const err = await rejection(sendRaw("smtp-bad-pw", { ...alice, password: "wrong" }, await message("bob@example.test")));
+    const err = await rejection(send("smtp-bad-pw", { ...alice, auth: { kind: "password", password: "wrong" } }, await message("bob@example.test")));
     expect(err.kind).toBe("auth");
     expect(err.message).toMatch(/refused the login.*reconnect/);
-    expect(smtpPoolSize()).toBe(0); // the failed transport is not kept
+    expect(pool.size).toBe(0); // the failed transport is not kept
   });
 
   test("every recipient refused: an invalid error naming them", async () => {
     h.smtp.rejectRecipients.add("ghost@example.test");
-    const err = await rejection(sendRaw(TOKEN, alice, await message("ghost@example.test")));
+    const err = await rejection(send(TOKEN, alice, await message("ghost@example.test")));
     expect(err.kind).toBe("invalid");
     expect(err.message).toContain("ghost@example.test");
     expect(err.message).toContain("550");
@@ -72,16 +72,16 @@ describe("sendRaw", () => {
 
   test("552 at DATA: too large; 451 at MAIL: temporary", async () => {
     h.smtp.failNext = { code: 552, message: "5.3.4 Message size exceeds fixed limit", at: "data" };
-    expect((await rejection(sendRaw(TOKEN, alice, await message("bob@example.test")))).message).toMatch(/too large/);
+    expect((await rejection(send(TOKEN, alice, await message("bob@example.test")))).message).toMatch(/too large/);
     h.smtp.failNext = { code: 451, message: "4.3.0 try later" };
-    expect((await rejection(sendRaw(TOKEN, alice, await message("bob@example.test")))).message).toMatch(/temporarily/);
+    expect((await rejection(send(TOKEN, alice, await message("bob@example.test")))).message).toMatch(/temporarily/);
     // the pooled connection survives refusals and keeps working
-    expect((await sendRaw(TOKEN, alice, await message("bob@example.test"))).accepted).toEqual(["bob@example.test"]);
+    expect((await send(TOKEN, alice, await message("bob@example.test"))).accepted).toEqual(["bob@example.test"]);
   });
 
   test("an unreachable server is `unreachable`", async () => {
     const dead = { ...alice, smtp: { ...alice.smtp, port: 1 } };
-    const err = await rejection(sendRaw("smtp-dead", dead, await message("bob@example.test")));
+    const err = await rejection(send("smtp-dead", dead, await message("bob@example.test")));
     expect(err.kind).toBe("unreachable");
     expect(err.message).toContain("localhost:1");
   });

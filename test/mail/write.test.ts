@@ -7,7 +7,7 @@ import { InputError } from "../../src/mail/errors.ts";
 import { type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
 import { sendEmail } from "../../src/mail/write/send.ts";
 import { saveDraft } from "../../src/mail/write/save-draft.ts";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
+import { SmtpPool } from "../../src/mail/smtp/pool.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
@@ -19,24 +19,26 @@ let h: Harness;
 let aliceImap: ImapFlow;
 let bobImap: ImapFlow;
 let deps: OutgoingDeps;
+const smtp = new SmtpPool();
 const tag = () => crypto.randomUUID().slice(0, 8);
 
 function account(u: MailUser, overrides: Partial<MailAccount> = {}): MailAccount {
   const endpoint = (port: number) => ({ host: "localhost", port, security: "none" as const });
-  return { provider: "custom", email: u.email, username: u.user, password: u.pass, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false, ...overrides };
+  return { provider: "custom", email: u.email, username: u.user, auth: { kind: "password", password: u.pass }, imap: endpoint(h.dovecot.port), smtp: endpoint(h.smtp.port), providerSavesSent: false, ...overrides };
 }
 
 beforeAll(async () => {
   h = await getHarness();
   [aliceImap, bobImap] = await Promise.all([loginImap(h.dovecot, h.dovecot.users.alice), loginImap(h.dovecot, h.dovecot.users.bob)]);
-  deps = { tokenId: "write-test", account: account(h.dovecot.users.alice), withImap: (fn) => fn(aliceImap) };
+  const alice = account(h.dovecot.users.alice);
+  deps = { account: alice, withImap: (fn) => fn(aliceImap), submit: (m) => smtp.send("write-test", alice, m) };
 }, 20_000);
 afterEach(() => {
   h.smtp.rejectRecipients.clear();
   h.smtp.failNext = undefined;
 });
 afterAll(async () => {
-  closeAllSmtp();
+  smtp.closeAll();
   await Promise.all([aliceImap.logout(), bobImap.logout()]);
 });
 

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { randomBytes } from "node:crypto";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
 import { call, callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
@@ -26,7 +25,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => {
   await mcp?.close();
-  closeAllSmtp();
   await srv?.stop();
 });
 

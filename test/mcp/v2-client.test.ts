@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { InsufficientScopeError, SdkHttpError, type Client } from "@modelcontextprotocol/client";
 import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
@@ -29,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close().catch(() => {})));
   await imap.logout();
-  closeAllSmtp();
   await srv.stop();
 });
 

@@ -5,7 +5,6 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { randomBytes } from "node:crypto";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
 import { encodeAccount, type MailAccount } from "../../src/mail/account.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
@@ -50,7 +49,6 @@ afterEach(() => {
 afterAll(async () => {
   await Promise.all([mcp.close(), readOnly.close()]);
   await Promise.all([imap.logout(), bobImap.logout()]);
-  closeAllSmtp();
   await srv.stop();
 });
 

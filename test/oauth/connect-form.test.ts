@@ -13,7 +13,7 @@ describe("setup form fields → MailAccount", () => {
     expect(r).toEqual({
       ok: true,
       account: {
-        provider: "gmail", email: "me@gmail.com", username: "me@gmail.com", password: "abcd efgh ijkl mnop",
+        provider: "gmail", email: "me@gmail.com", username: "me@gmail.com", auth: { kind: "password", password: "abcd efgh ijkl mnop" },
         imap: { host: "imap.gmail.com", port: 993, security: "tls" },
         smtp: { host: "smtp.gmail.com", port: 465, security: "tls" },
         providerSavesSent: true,
@@ -27,7 +27,7 @@ describe("setup form fields → MailAccount", () => {
     expect(r.account.imap).toEqual({ host: "mail.example.org", port: 993, security: "tls" });
     expect(r.account.smtp).toEqual({ host: "smtp.example.org", port: 587, security: "starttls" });
     expect(r.account.username).toBe("me");
-    expect(r.account.password).toBe("pw with spaces ");
+    expect(r.account.auth).toEqual({ kind: "password", password: "pw with spaces " });
     expect(r.account.providerSavesSent).toBe(false);
   });
 

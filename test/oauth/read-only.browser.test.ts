@@ -2,7 +2,6 @@
 // token exchange, to /mcp: send_email gets HTTP 403 insufficient_scope, get_recent_emails works.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
 import { launchChromium, startCallbackServer, type CallbackServer } from "../support/browser.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { freePort } from "../support/ports.ts";
@@ -28,9 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  server?.imap.closeAll();
-  closeAllSmtp();
-  await server?.sessions.closeAll();
+  await server?.runtime.close();
   await server?.app.stop(true);
   callback?.stop();
 }, 30_000);

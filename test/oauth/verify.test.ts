@@ -11,7 +11,7 @@ async function alice(overrides: Partial<MailAccount> = {}, security: Security = 
   const h = await getHarness();
   const u = h.dovecot.users.alice;
   return {
-    provider: "custom", email: u.email, username: u.user, password: u.pass,
+    provider: "custom", email: u.email, username: u.user, auth: { kind: "password", password: u.pass },
     imap: { host: h.dovecot.host, port: h.dovecot.port, security },
     smtp: { host: h.smtp.host, port: h.smtp.port, security: "none" },
     providerSavesSent: false, ...overrides,
@@ -56,7 +56,7 @@ describe("verifyLogin (live IMAP)", () => {
   });
 
   test("wrong password: kind auth, message without the password", async () => {
-    const account = await alice({ password: "wrong-Secret-xyz" });
+    const account = await alice({ auth: { kind: "password", password: "wrong-Secret-xyz" } });
     const err = await failure(verifyLogin(account));
     expect(err.kind).toBe("auth");
     expect(err.message).toMatch(/rejected/);

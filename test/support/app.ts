@@ -7,12 +7,9 @@ import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/clients.ts";
-import { ImapPool } from "../../src/mail/imap/pool.ts";
-import { SessionStore } from "../../src/mcp/sessions.ts";
-import type { LegacySession } from "../../src/mcp/legacy-session.ts";
-import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
-import { SendBudget } from "../../src/mcp/send-budget.ts";
-import type { McpLimits } from "../../src/mcp/runtime.ts";
+import type { PoolOptions } from "../../src/mail/imap/pool.ts";
+import { McpEndpoint } from "../../src/mcp/endpoint.ts";
+import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
@@ -42,8 +39,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 /** Builds the stores over the test's key and clock; `storesOver(db, …)` puts them on a file or on Postgres. */
 export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;
 
-/** `makeStore`: another store to build on (a file, Postgres); by default a fresh in-memory one. */
-export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore) {
+/**
+ * The composition src/service.ts makes, on a test store and a manual clock: `makeStore`: another store
+ * to build on (a file, Postgres); by default a fresh in-memory one. The runtime's parts are also
+ * returned by name (imap, smtp, sessions, calls, sendBudget) for tests that look inside.
+ */
+export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {}) {
   const config = testConfig(overrides);
   const clock = manualClock(Date.now());
   const log = memoryLogger();
@@ -51,12 +52,13 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { db, grants, pending, activity } = store;
   const clients = new ClientRegistry(config, store.clients);
   const events = new TokenEvents();
-  const imap = new ImapPool(clock, log);
-  const sessions = new SessionStore<LegacySession>(store.sessions, clock, log, limits.sessions);
-  const calls = new ToolCallLimiter(limits.calls);
-  const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
+  events.onRevoked((tokenId) => runtime.revoke(tokenId));
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId });
+  const { imap, smtp } = runtime.mail;
+  const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, imap, sessions, calls, sendBudget,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

@@ -8,8 +8,7 @@ import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
 import type { HttpTimeouts } from "../../src/http/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
-import { ImapPool, type PoolOptions } from "../../src/mail/imap/pool.ts";
-import { closeAllSmtp } from "../../src/mail/smtp/pool.ts";
+import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
 import { testDeps } from "./app.ts";
 import { freePort } from "./dovecot.ts";
@@ -28,17 +27,14 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const base = testDeps({ baseUrl, port, ...opts.config }, opts.limits);
-  const deps = { ...base, imap: new ImapPool(base.clock, base.log, opts.pool), timeouts: opts.timeouts };
+  const deps = { ...testDeps({ baseUrl, port, ...opts.config }, opts.limits, undefined, opts.pool), timeouts: opts.timeouts };
   const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: opts.timeouts?.idleSeconds });
   return {
     deps,
     baseUrl,
     mcpUrl: `${baseUrl}/mcp`,
     async stop() {
-      deps.imap.closeAll();
-      closeAllSmtp();
-      await deps.sessions.closeAll();
+      await deps.runtime.close();
       await server.stop(true);
     },
   };

@@ -37,7 +37,7 @@ export function testAccount(u: MailUser, imap: { host: string; port: number }, s
     provider: "custom",
     email: u.email,
     username: u.user,
-    password: u.pass,
+    auth: { kind: "password", password: u.pass },
     imap: { host: imap.host, port: imap.port, security: "none" },
     smtp: { host: imap.host, port: smtpPort, security: "none" },
     providerSavesSent: false,

@@ -15,6 +15,11 @@ export interface ImapTimeouts {
 
 export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
 
+/** imapflow's login: LOGIN with a password, or AUTHENTICATE OAUTHBEARER / XOAUTH2 with a token. */
+function imapAuth({ username: user, auth }: MailAccount) {
+  return auth.kind === "password" ? { user, pass: auth.password } : { user, accessToken: auth.accessToken };
+}
+
 export function imapOptions(account: MailAccount, t: ImapTimeouts, target: ConnectTarget = { host: account.imap.host }) {
   const { port, security } = account.imap;
   return {
@@ -23,7 +28,7 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
     port,
     secure: security === "tls",
     doSTARTTLS: security === "starttls" ? true : security === "none" ? false : undefined,
-    auth: { user: account.username, pass: account.password },
+    auth: imapAuth(account),
     logger: false as const, // pino to stdout otherwise (STACK-NOTES)
     // Auto-IDLE would put a DONE round trip in front of every command on a warm pooled connection.
     disableAutoIdle: true,

@@ -1,10 +1,11 @@
 // SMTP submission with nodemailer. One pooled transport per token, reused while the token keeps
 // sending (a new TLS + AUTH handshake per message costs ~100s of ms at real providers), dropped
-// after 5 idle minutes and at once when the token is revoked.
+// after 5 idle minutes and at once when the token is revoked. Built once by the composition root,
+// beside the IMAP pool; two services in one process share nothing.
 import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
+import type { MailAccount } from "../account.ts";
 import { connectTarget, type ConnectTarget } from "../net/host-policy.ts";
-import { type MailAccount } from "../account.ts";
 import { addresses, isConnectionError, smtpError } from "./errors.ts";
 
 export const SMTP_IDLE_MS = 5 * 60_000;
@@ -15,17 +16,21 @@ export interface SendResult {
   rejected: string[];
 }
 
+/** An already-built message (`raw`, without Bcc) and its envelope recipients (Bcc included). */
+export interface OutgoingMessage {
+  messageId: string;
+  raw: Buffer;
+  envelope: { from: string; to: string[] };
+}
+
 type Transport = Transporter<SMTPPool.SentMessageInfo>;
 
 interface Entry {
   transport: Transport;
-  /** What the transport was opened with: see smtpAccount. */
-  account: MailAccount;
+  /** What the transport logs in with: a changed password or a refreshed access token needs a new one. */
   fingerprint: string;
   timer: ReturnType<typeof setTimeout>;
 }
-
-const pools = new Map<string, Entry>();
 
 /** tls: implicit TLS (465); starttls: upgrade required, never plain AUTH; none: plain (tests, LAN). */
 function securityOptions(account: MailAccount) {
@@ -36,19 +41,24 @@ function securityOptions(account: MailAccount) {
   }
 }
 
+/** nodemailer's login: AUTH PLAIN/LOGIN with a password, AUTH XOAUTH2 with an access token. */
+function smtpAuth({ username: user, auth }: MailAccount) {
+  return auth.kind === "password" ? { user, pass: auth.password } : { type: "OAuth2" as const, user, accessToken: auth.accessToken };
+}
+
 // Loaded with the first pool: nodemailer is ~12 MB RSS that a server nobody sends from does not need.
 const loadNodemailer = async () => (await import("nodemailer")).default;
 
-function createPool(nodemailer: Awaited<ReturnType<typeof loadNodemailer>>, account: MailAccount, target: ConnectTarget): Transport {
+function createTransport(nodemailer: Awaited<ReturnType<typeof loadNodemailer>>, account: MailAccount, target: ConnectTarget, idleMs: number): Transport {
   return nodemailer.createTransport({
     pool: true,
     maxConnections: 2,
-    idleTimeout: SMTP_IDLE_MS,
+    idleTimeout: idleMs,
     host: target.host,
     ...(target.servername ? { servername: target.servername } : {}),
     port: account.smtp.port,
     ...securityOptions(account),
-    auth: { user: account.username, pass: account.password },
+    auth: smtpAuth(account),
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 30_000,
@@ -57,69 +67,64 @@ function createPool(nodemailer: Awaited<ReturnType<typeof loadNodemailer>>, acco
   });
 }
 
-// Credentials behind a token never change, but a cache keyed only by token id must not hand one
-// mailbox's connection to another should that ever stop being true.
-const fingerprintOf = (a: MailAccount) => JSON.stringify([a.smtp.host, a.smtp.port, a.smtp.security, a.username, a.password]);
+const fingerprintOf = (a: MailAccount) => JSON.stringify([a.smtp.host, a.smtp.port, a.smtp.security, a.username, a.auth]);
 
-async function transportFor(tokenId: string, account: MailAccount): Promise<Transport> {
-  const fingerprint = fingerprintOf(account);
-  let entry = pools.get(tokenId);
-  if (entry && entry.fingerprint !== fingerprint) {
-    closeSmtp(tokenId);
-    entry = undefined;
+export class SmtpPool {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly idleMs = SMTP_IDLE_MS) {}
+
+  /** Number of cached transports, for tests and health. */
+  get size(): number {
+    return this.entries.size;
   }
-  if (!entry) {
-    const nodemailer = await loadNodemailer();
-    // Resolved and checked once per pool: its connections (≤ 5 idle minutes) reuse the checked address.
-    const target = await connectTarget(account.smtp, account.requirePublicHosts ?? false);
-    entry = pools.get(tokenId) ?? { transport: createPool(nodemailer, account, target), account, fingerprint, timer: setTimeout(() => {}, 0) };
-    pools.set(tokenId, entry);
+
+  /**
+   * Sends `msg` over the token's transport. Resolves when the server accepted it for at least one
+   * recipient; throws MailError otherwise.
+   */
+  async send(tokenId: string, account: MailAccount, msg: OutgoingMessage): Promise<SendResult> {
+    try {
+      const info = await (await this.transportFor(tokenId, account)).sendMail({ raw: msg.raw, envelope: msg.envelope });
+      return { messageId: msg.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+    } catch (err) {
+      // A broken connection must not be reused for the next attempt.
+      if (isConnectionError(err)) this.closeToken(tokenId);
+      throw smtpError(err, account);
+    }
   }
-  clearTimeout(entry.timer);
-  entry.timer = setTimeout(() => closeSmtp(tokenId), SMTP_IDLE_MS);
-  entry.timer.unref?.();
-  return entry.transport;
-}
 
-/** Closes the token's SMTP connections (revocation, idle). Safe to call when there are none. */
-export function closeSmtp(tokenId: string): void {
-  const entry = pools.get(tokenId);
-  if (!entry) return;
-  pools.delete(tokenId);
-  clearTimeout(entry.timer);
-  entry.transport.close();
-}
+  private async transportFor(tokenId: string, account: MailAccount): Promise<Transport> {
+    const fingerprint = fingerprintOf(account);
+    let entry = this.entries.get(tokenId);
+    if (entry && entry.fingerprint !== fingerprint) {
+      this.closeToken(tokenId);
+      entry = undefined;
+    }
+    if (!entry) {
+      const nodemailer = await loadNodemailer();
+      // Resolved and checked once per pool: its connections (≤ 5 idle minutes) reuse the checked address.
+      const target = await connectTarget(account.smtp, account.requirePublicHosts ?? false);
+      entry = this.entries.get(tokenId) ?? { transport: createTransport(nodemailer, account, target, this.idleMs), fingerprint, timer: setTimeout(() => {}, 0) };
+      this.entries.set(tokenId, entry);
+    }
+    clearTimeout(entry.timer);
+    entry.timer = setTimeout(() => this.closeToken(tokenId), this.idleMs);
+    entry.timer.unref?.();
+    return entry.transport;
+  }
 
-/** Closes every pooled SMTP transport (server shutdown, end of a test run). */
-export function closeAllSmtp(): void {
-  for (const id of [...pools.keys()]) closeSmtp(id);
-}
+  /** Closes the token's SMTP connections (revocation, idle). Safe to call when there are none. */
+  closeToken(tokenId: string): void {
+    const entry = this.entries.get(tokenId);
+    if (!entry) return;
+    this.entries.delete(tokenId);
+    clearTimeout(entry.timer);
+    entry.transport.close();
+  }
 
-/**
- * The account the token's live transport was opened with, if there is one. Its credentials stay in
- * memory for the transport's life anyway (nodemailer logs in again with them), so callers reuse
- * them rather than unseal the grant on every send (~0.3 ms per call on the bench server).
- */
-export const smtpAccount = (tokenId: string): MailAccount | undefined => pools.get(tokenId)?.account;
-
-/** Number of cached transports, for tests and health. */
-export const smtpPoolSize = () => pools.size;
-
-/**
- * Sends an already-built message (`raw`, without Bcc) to the envelope recipients. Resolves when the
- * server accepted it for at least one recipient; throws MailError otherwise.
- */
-export async function sendRaw(
-  tokenId: string,
-  account: MailAccount,
-  msg: { messageId: string; raw: Buffer; envelope: { from: string; to: string[] } },
-): Promise<SendResult> {
-  try {
-    const info = await (await transportFor(tokenId, account)).sendMail({ raw: msg.raw, envelope: msg.envelope });
-    return { messageId: msg.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
-  } catch (err) {
-    // A broken connection must not be reused for the next attempt.
-    if (isConnectionError(err)) closeSmtp(tokenId);
-    throw smtpError(err, account);
+  /** Closes every pooled transport (server shutdown, end of a test run). */
+  closeAll(): void {
+    for (const id of [...this.entries.keys()]) this.closeToken(id);
   }
 }

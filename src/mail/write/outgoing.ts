@@ -5,11 +5,13 @@ import { parseAllRecipients, type Recipients } from "../compose/recipients.ts";
 import { InputError } from "../errors.ts";
 import { composeMessage, decodeAttachments, replyThreading, type Attachment, type AttachmentArg, type ReplyThreading } from "../compose/message.ts";
 import type { MailAccount } from "../account.ts";
+import type { OutgoingMessage, SendResult } from "../smtp/pool.ts";
 import { fetchReplySource } from "./reply-source.ts";
 
 export interface OutgoingDeps {
-  tokenId: string;
   account: MailAccount;
+  /** Submits over SMTP as `account` (the token's transport, src/mail/smtp/pool.ts). */
+  submit(message: OutgoingMessage): Promise<SendResult>;
   /** retryOnDrop: false for APPEND, which a blind retry after a dropped connection could file twice. */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
 }

@@ -1,6 +1,5 @@
 // send_email's mail work: compose, submit over SMTP, file a copy in \Sent, flag the parent answered.
 import { withMailbox } from "../imap/mailbox.ts";
-import { sendRaw } from "../smtp/pool.ts";
 import { appendSent } from "./append.ts";
 import { compose, ONCE, prepare, threading, type OutgoingArgs, type OutgoingDeps } from "./outgoing.ts";
 
@@ -19,7 +18,7 @@ export async function sendEmail(deps: OutgoingDeps, args: OutgoingArgs): Promise
   const p = prepare(args, "send");
   const t = args.reply_to_uid === undefined ? { subject: args.subject ?? "" } : await deps.withImap((c) => threading(c, args, p.replyFolder));
   const msg = await compose(deps, args, p, t);
-  const sent = await sendRaw(deps.tokenId, deps.account, { messageId: msg.messageId, raw: msg.wire, envelope: msg.envelope });
+  const sent = await deps.submit({ messageId: msg.messageId, raw: msg.wire, envelope: msg.envelope });
   const out: SendOutcome = { message_id: msg.messageId, accepted: sent.accepted, rejected: sent.rejected, saved_to: null, subject: msg.subject, warnings: [] };
   if (!deps.account.providerSavesSent) {
     try {

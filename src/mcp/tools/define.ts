@@ -4,6 +4,7 @@ import type { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
+import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
 
 export interface ToolContext {
@@ -19,8 +20,10 @@ export interface ToolContext {
    * fn twice could do a write twice (send, append, move).
    */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
-  /** The mailbox credentials behind the token, decrypted on demand (or those its live SMTP connection holds). */
+  /** The mailbox credentials behind the token, unsealed on first use and kept while it is active (src/mail/credentials.ts). */
   account(): Promise<MailAccount>;
+  /** Submits a built message over the token's SMTP transport (src/mail/smtp/pool.ts), logged in as `sender`. */
+  submit(sender: MailAccount, message: OutgoingMessage): Promise<SendResult>;
   /**
    * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
    * (src/mcp/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.

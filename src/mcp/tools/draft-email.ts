@@ -37,7 +37,8 @@ export async function asWriter(ctx: ToolContext, tool: string, args: object, bod
 }
 
 export async function outgoingDeps(ctx: ToolContext): Promise<OutgoingDeps> {
-  return { tokenId: ctx.tokenId, account: await ctx.account(), withImap: ctx.withImap };
+  const account = await ctx.account();
+  return { account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message) };
 }
 
 const recipients = (what: string) =>

@@ -1,0 +1,112 @@
+// The mailbox credentials behind each access token: unsealed from the store on first use (only the
+// token itself can unwrap them, docs/oauth.md §3), kept in memory while the token is in use, as
+// long as its IMAP and SMTP connections keep them anyway, renewed before an OAuth access token
+// expires, and forgotten at once when the token is revoked. One object per service (composition
+// root); nothing here is global.
+import type { Clock } from "../clock.ts";
+import type { MailAccount } from "./account.ts";
+import { MailError } from "./errors.ts";
+
+/** The sealed account behind a token, or null when the token is unknown, expired or revoked. */
+export type Unseal = (token: string) => Promise<MailAccount | null>;
+
+/**
+ * Renews an account whose OAuth access token is about to expire (docs/design.md §5): returns the
+ * account with a fresh token. The default refuses, since no grant of this build holds a token.
+ */
+export type Renew = (token: string, account: MailAccount) => Promise<MailAccount>;
+
+/** When an account's login must be renewed before use; null: never (a password). */
+export type RenewAt = (account: MailAccount) => number | null;
+
+/** What a tool call holds: the account, current whenever it is asked for. */
+export interface CredentialSource {
+  account(): Promise<MailAccount>;
+}
+
+export interface CredentialOptions {
+  /** Unused entries are dropped after this long (the pools' idle time: 5 minutes). */
+  idleMs: number;
+  renew: Renew;
+  renewAt: RenewAt;
+}
+
+interface Entry {
+  /** The first unseal; `current` is set when it succeeds. */
+  loading: Promise<MailAccount>;
+  current: MailAccount | null;
+  /** A renewal under way: every caller that finds the account due waits for this one. */
+  renewing: Promise<MailAccount> | null;
+  lastUsed: number;
+}
+
+const revoked = () => new MailError("auth", "The access token has been revoked or has expired: reconnect the mailbox.");
+
+export const DEFAULT_CREDENTIAL_OPTIONS: CredentialOptions = {
+  idleMs: 5 * 60_000,
+  renew: async () => { throw new MailError("auth", "The sign-in for this mailbox expired: reconnect the mailbox."); },
+  renewAt: () => null,
+};
+
+export class Credentials {
+  private readonly entries = new Map<string, Entry>();
+  private readonly options: CredentialOptions;
+
+  constructor(private readonly unseal: Unseal, private readonly clock: Clock, options: Partial<CredentialOptions> = {}) {
+    this.options = { ...DEFAULT_CREDENTIAL_OPTIONS, ...options };
+  }
+
+  /** The source for one token; `tokenId` keys the cache, `token` unwraps the sealed account. */
+  for(tokenId: string, token: string): CredentialSource {
+    return { account: () => this.account(tokenId, token) };
+  }
+
+  /** Accounts held in memory now, for tests. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private async account(tokenId: string, token: string): Promise<MailAccount> {
+    const entry = this.entryFor(tokenId, token);
+    entry.lastUsed = this.clock();
+    await entry.loading;
+    const account = entry.current!;
+    const due = this.options.renewAt(account);
+    if (due === null || this.clock() < due) return account;
+    entry.renewing ??= this.options.renew(token, account)
+      .then((fresh) => (entry.current = fresh))
+      .finally(() => { entry.renewing = null; });
+    return entry.renewing;
+  }
+
+  /** Single flight: calls arriving together share one unseal; a failed one is not kept. */
+  private entryFor(tokenId: string, token: string): Entry {
+    const found = this.entries.get(tokenId);
+    if (found) return found;
+    const entry: Entry = { loading: this.load(token), current: null, renewing: null, lastUsed: this.clock() };
+    entry.loading.then((a) => { entry.current = a; }, () => { if (this.entries.get(tokenId) === entry) this.entries.delete(tokenId); });
+    this.entries.set(tokenId, entry);
+    return entry;
+  }
+
+  private async load(token: string): Promise<MailAccount> {
+    const account = await this.unseal(token);
+    if (!account) throw revoked();
+    return account;
+  }
+
+  /** The token was revoked: its account leaves memory now. */
+  forget(tokenId: string): void {
+    this.entries.delete(tokenId);
+  }
+
+  /** Drops accounts unused for idleMs. Call periodically. */
+  sweep(): void {
+    const now = this.clock();
+    for (const [tokenId, e] of this.entries) if (now - e.lastUsed >= this.options.idleMs) this.entries.delete(tokenId);
+  }
+
+  forgetAll(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,101 @@
+// Who answers an authenticated /mcp request, in both protocol eras (docs/design.md §3): a 2025-era
+// request (an initialize, or one carrying Mcp-Session-Id) is served in a session, one McpServer +
+// transport per session, owned by the token that opened it (rows in the store, the live objects a
+// per-process cache rebuilt from the row when missing: ./sessions.ts, ./legacy-session.ts); a
+// 2026-07-28 request (no session; `_meta` and the MCP-Protocol-Version / Mcp-Method / Mcp-Name
+// headers) is served by the SDK's per-request handler (./modern.ts). The HTTP checks before this
+// (Origin, Bearer, body, scope) are the route's (src/http/mcp-route.ts).
+import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
+import type { Logger } from "../log.ts";
+import type { ActivityLog } from "../store/activity.ts";
+import { isInitialize, rpcError } from "./body.ts";
+import { initRecord, newLegacySession, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "./legacy-session.ts";
+import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
+import type { McpRuntime } from "./runtime.ts";
+import type { McpServerDeps, TokenExtra } from "./server.ts";
+
+export interface McpEndpointDeps {
+  runtime: McpRuntime;
+  activity: ActivityLog;
+  log: Logger;
+  version: string;
+  /** What authInfo.clientId says (the configured client's id). */
+  clientId: string;
+}
+
+/** The caller, as the Bearer check found it (src/oauth/bearer.ts). */
+export interface McpCaller {
+  token: string;
+  tokenId: string;
+  grantId: string;
+  scopes: string[];
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
+export class McpEndpoint {
+  private readonly serverDeps: McpServerDeps;
+  private readonly hooks: LegacySessionHooks;
+  private readonly modern: McpHttpHandler;
+
+  readonly runtime: McpRuntime;
+
+  constructor(private readonly deps: McpEndpointDeps) {
+    const { runtime, log } = deps;
+    this.runtime = runtime;
+    this.serverDeps = {
+      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+    };
+    this.hooks = {
+      initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
+      deleted: (id) => void runtime.sessions.close(id, "deleted by client"),
+    };
+    this.modern = createModernHandler(this.serverDeps, log);
+  }
+
+  /** The answer of the SDK (a session's transport, or the per-request handler), or a refusal: 400, 404 or 405. */
+  async answer(request: Request, caller: McpCaller, body: unknown): Promise<Response> {
+    const authInfo = this.authInfo(caller);
+    const sessionId = request.headers.get("mcp-session-id");
+    if (!sessionId) return this.withoutSession(caller, request, body, authInfo);
+    const restore = (id: string, init: string) => restoreLegacySession(this.serverDeps, this.hooks, id, init);
+    const session = await this.deps.runtime.sessions.use(sessionId, caller.tokenId, restore);
+    if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
+    return session.transport.handleRequest(request, { parsedBody: body, authInfo });
+  }
+
+  /** A 2026-07-28 request, or the initialize that opens a 2025-era session; else a refusal. */
+  private async withoutSession(caller: McpCaller, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+    if (request.method === "POST" && (await isModernPost(request, body))) return this.modern.fetch(request, { authInfo, parsedBody: body });
+    if (request.method === "POST" && isInitialize(body)) return this.openSession(caller, request, body, authInfo);
+    if (isModernClient(request)) {
+      // MCP 2026-07-28 has no sessions: nothing to stream on GET or to end with DELETE.
+      return rpcError(405, -32000, "Method Not Allowed: this MCP revision has no sessions; send requests with POST", { allow: "POST" });
+    }
+    return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
+  }
+
+  private authInfo(caller: McpCaller): AuthInfo {
+    const extra: TokenExtra = { tokenId: caller.tokenId, grantId: caller.grantId };
+    return {
+      token: caller.token,
+      clientId: this.deps.clientId,
+      scopes: caller.scopes,
+      expiresAt: Math.floor(caller.expiresAt / 1000),
+      extra: { ...extra },
+    };
+  }
+
+  /** Initialize: a new server + transport, recorded in the store once the transport accepted the request. */
+  private async openSession(caller: McpCaller, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
+    const init = initRecord(Array.isArray(body) ? body.find((m) => isInitialize(m)) : body);
+    const hooks: LegacySessionHooks = {
+      ...this.hooks,
+      initialized: (id, session) => this.deps.runtime.sessions.add(id, caller.tokenId, init, session),
+    };
+    const session: LegacySession = await newLegacySession(this.serverDeps, hooks);
+    const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    if (!session.transport.sessionId) await session.close(); // rejected (e.g. 406): nothing to keep
+    return response;
+  }
+}
