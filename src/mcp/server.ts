@@ -53,7 +53,11 @@ const CACHE_HINTS = {
   "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
 } as const;
 
-/** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
+/**
+ * The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts); the
+ * title, written once in the tool's file, sent as `title` and as `annotations.title`: the MCP
+ * revision 2025-03-26 knows only the latter, and clients of later ones fall back to it.
+ */
 const REGISTRATIONS = TOOLS.map((tool) => ({
   tool,
   config: {
@@ -61,7 +65,7 @@ const REGISTRATIONS = TOOLS.map((tool) => ({
     description: tool.config.description,
     inputSchema: toolSchema(tool.config.inputSchema),
     outputSchema: toolSchema(tool.config.outputSchema),
-    annotations: tool.config.annotations,
+    annotations: { title: tool.config.title, ...tool.config.annotations },
   },
 }));
 
