@@ -5,7 +5,6 @@
 // After an intended change: UPDATE_TOOLS_SNAPSHOT=1 bun run test test/mcp/tools-list.test.ts,
 // then review and commit the file.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestToken } from "../support/token.ts";
@@ -30,7 +29,8 @@ afterAll(async () => {
   await srv?.stop();
 });
 
-async function listed(client: Pick<Client, "listTools" | "close">): Promise<unknown[]> {
+/** v1 and v2 clients alike. */
+async function listed(client: { listTools(): Promise<{ tools: unknown[] }>; close(): Promise<void> }): Promise<unknown[]> {
   open.push(client);
   return (await client.listTools()).tools;
 }

@@ -56,9 +56,15 @@ export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> 
 
 export type ToolDef<In extends Shape = Shape, Out extends Shape = Shape> = ReadTool<In, Out> | WriteTool<In, Out>;
 
-/** Identity function that lets TypeScript infer `args` (and the activity mapping's types) from the schemas. */
-export function defineTool<In extends Shape, Out extends Shape>(def: ReadTool<In, Out>): ReadTool<In, Out>;
-export function defineTool<In extends Shape, Out extends Shape>(def: WriteTool<In, Out>): WriteTool<In, Out>;
-export function defineTool(def: ToolDef): ToolDef {
+type Kind = ToolDef["kind"];
+
+/** The definition type of a tool of kind K. */
+type ToolOfKind<K extends Kind, In extends Shape, Out extends Shape> = K extends "write" ? WriteTool<In, Out> : ReadTool<In, Out>;
+
+/**
+ * Identity function that lets TypeScript infer `args` (and the activity mapping's types) from the
+ * schemas, and check the rest against the tool's kind.
+ */
+export function defineTool<K extends Kind, In extends Shape, Out extends Shape>(def: ToolOfKind<K, In, Out> & { kind: K }): ToolOfKind<K, In, Out> {
   return def;
 }
