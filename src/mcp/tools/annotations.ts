@@ -25,7 +25,7 @@ export interface WriteAnnotations {
   openWorldHint: boolean;
 }
 
-/** Annotations of the tools that read the mailbox. */
+/** Annotations of the read tools; one that does not reach the mail server sets openWorldHint false (list_providers). */
 export const READ_ONLY: ReadAnnotations = {
   readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true,
 };
