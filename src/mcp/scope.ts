@@ -1,10 +1,11 @@
-// Which scope a /mcp message needs. The write tools need email:write; when the token lacks it the
-// route answers HTTP 403 with `error="insufficient_scope"` (MCP authorization, scope challenge;
-// RFC 6750 §3.1) before the message reaches a tool, so a client can ask for the wider grant.
-import { WRITE_SCOPE } from "./tools/draft-email.ts";
+// Which scope a /mcp message needs. The write tools (kind "write", ./tools/index.ts) need
+// email:write; when the token lacks it the route answers HTTP 403 with `error="insufficient_scope"`
+// (MCP authorization, scope challenge; RFC 6750 §3.1) before the message reaches a tool, so a
+// client can ask for the wider grant.
+import { WRITE_SCOPE } from "../scopes.ts";
 import { TOOLS } from "./tools/index.ts";
 
-const WRITE_TOOLS = new Set(TOOLS.filter((t) => t.config.annotations.readOnlyHint === false).map((t) => t.name));
+const WRITE_TOOLS = new Set(TOOLS.filter((t) => t.kind === "write").map((t) => t.name));
 
 function callsWriteTool(message: unknown): boolean {
   if (!message || typeof message !== "object") return false;

@@ -1,6 +1,6 @@
 // An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
 // per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
-// request came with (ctx.http.authInfo).
+// request came with (ctx.http.authInfo); a tool of kind "write" runs inside the write pipeline.
 import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
@@ -8,7 +8,8 @@ import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./call-limit.ts";
 import type { SendBudget } from "./send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
-import { TOOLS, type ToolContext, type ToolDef } from "./tools/index.ts";
+import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
+import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
 
@@ -48,10 +49,20 @@ const CACHE_HINTS = {
   "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
 } as const;
 
-/** The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts). */
+/**
+ * The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts); the
+ * title, written once in the tool's file, sent as `title` and as `annotations.title`: the MCP
+ * revision 2025-03-26 knows only the latter, and clients of later ones fall back to it.
+ */
 const REGISTRATIONS = TOOLS.map((tool) => ({
   tool,
-  config: { ...tool.config, inputSchema: toolSchema(tool.config.inputSchema), outputSchema: toolSchema(tool.config.outputSchema) },
+  config: {
+    title: tool.config.title,
+    description: tool.config.description,
+    inputSchema: toolSchema(tool.config.inputSchema),
+    outputSchema: toolSchema(tool.config.outputSchema),
+    annotations: { title: tool.config.title, ...tool.config.annotations },
+  },
 }));
 
 interface CallInfo {
@@ -70,13 +81,14 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: ToolDef<any, any>, args: unknown, extra: CallInfo): Promise<CallToolResult> {
+async function runTool(deps: McpServerDeps, tool: AnyTool, args: unknown, extra: CallInfo): Promise<CallToolResult> {
   const auth = extra.authInfo;
   const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
   if (!auth || !tokenId || !grantId) return toolError("This request carries no access token. Reconnect the mailbox.");
   const ctx = toolContext(deps, auth, { tokenId, grantId }, extra.signal);
   try {
-    return await deps.calls.run(tokenId, extra.signal, () => tool.handler(args as never, ctx));
+    // The SDK has checked args against the tool's inputSchema.
+    return await deps.calls.run(tokenId, extra.signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
   } catch (err) {
     // Cancelled (by the client, or its session closed) while waiting or running: the SDK sends no
     // answer to a cancelled request, and the abort is not a failure worth logging.

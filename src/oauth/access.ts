@@ -1,15 +1,14 @@
 // Read-only grants (docs/design.md §3, docs/owner.md §3): the setup form's `access` field picks the grant's
 // scope, never wider than the scope the client asked for at /oauth/authorize (RFC 6749 §3.3: the
 // server may issue a narrower scope than requested, and says so in the token response).
-export type Access = "read" | "read_write";
+import { READ_SCOPE, READ_WRITE_SCOPE, WRITE_SCOPE } from "../scopes.ts";
 
-export const READ_SCOPE = "email:read";
-export const READ_WRITE_SCOPE = "email:read email:write";
+export type Access = "read" | "read_write";
 
 /** The widest access the form may offer: read-only when the client asked for email:read alone. */
 export function widestAccess(requestedScope: string | null): Access {
   const values = (requestedScope ?? "").split(" ").filter(Boolean);
-  return values.length > 0 && !values.includes("email:write") ? "read" : "read_write";
+  return values.length > 0 && !values.includes(WRITE_SCOPE) ? "read" : "read_write";
 }
 
 export function scopeFor(access: Access): string {

@@ -4,7 +4,8 @@
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "./clients.ts";
 import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
-import { isOwnResource, SCOPES } from "./metadata.ts";
+import { SCOPES } from "../scopes.ts";
+import { isOwnResource } from "./metadata.ts";
 import { isValidChallenge } from "./pkce.ts";
 
 export interface AuthorizeRequest {

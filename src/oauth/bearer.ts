@@ -7,7 +7,8 @@
 //   (docs/decisions.md) and takes only its WWW-Authenticate header from the SDK.
 import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
 import type { GrantStore, TokenRecord } from "../store/grants.ts";
-import { resourceMetadataUrl, SCOPE, SCOPES } from "./metadata.ts";
+import { READ_WRITE_SCOPE, SCOPES } from "../scopes.ts";
+import { resourceMetadataUrl } from "./metadata.ts";
 
 export interface BearerAuth {
   /** The raw token: needed to unwrap the grant's credentials; never logged. */
@@ -26,7 +27,7 @@ function unauthenticated(baseUrl: string): Response {
     status: 401,
     headers: {
       "content-type": "application/json",
-      "www-authenticate": `Bearer resource_metadata="${resourceMetadataUrl(baseUrl)}", scope="${SCOPE}"`,
+      "www-authenticate": `Bearer resource_metadata="${resourceMetadataUrl(baseUrl)}", scope="${READ_WRITE_SCOPE}"`,
     },
   });
 }

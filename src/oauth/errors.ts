@@ -1,4 +1,6 @@
 // OAuth errors in the RFC 6749 §5.2 format. Statuses where the spec is silent: docs/design.md §3.
+import { SCOPES } from "../scopes.ts";
+
 export class OAuthError extends Error {
   constructor(
     readonly error: string,
@@ -34,7 +36,7 @@ export class InvalidTargetError extends OAuthError {
   constructor(description = "resource does not match this server's MCP endpoint") { super("invalid_target", description); }
 }
 export class InvalidScopeError extends OAuthError {
-  constructor(description = "scope may contain only email:read and email:write") { super("invalid_scope", description); }
+  constructor(description = `scope may contain only ${SCOPES.join(" and ")}`) { super("invalid_scope", description); }
 }
 export class UnauthorizedClientError extends OAuthError {
   constructor(description = "unknown client_id") { super("unauthorized_client", description, 401); }

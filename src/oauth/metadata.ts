@@ -2,9 +2,7 @@
 // protected resource metadata so MCP clients find the authorization server from a 401 (built by
 // the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields docs/design.md §2 adds).
 import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
-
-export const SCOPE = "email:read email:write";
-export const SCOPES = ["email:read", "email:write"];
+import { SCOPES } from "../scopes.ts";
 
 /**
  * RFC 8414 metadata. Without open registration: the seed's document exactly. With it: the registration

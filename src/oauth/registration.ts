@@ -5,9 +5,9 @@ import type { Clock } from "../clock.ts";
 import { cleanLine } from "../mail/content/sanitize.ts";
 import type { ClientAuthMethod, RegisteredClient } from "../store/clients.ts";
 import { hashSecret, randomHex } from "../store/crypto.ts";
+import { READ_WRITE_SCOPE } from "../scopes.ts";
 import type { ClientRegistry } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
-import { SCOPE } from "./metadata.ts";
 import { clientKey, type Limiter, type RateLimitOptions } from "./rate-limit.ts";
 
 /** Registrations per client address (IPv6 by /64) in a sliding window; every POST counts. */
@@ -97,7 +97,7 @@ export function registrationResponse(client: RegisteredClient, secret: string | 
     grant_types: ["authorization_code"],
     response_types: ["code"],
     token_endpoint_auth_method: client.authMethod,
-    scope: SCOPE,
+    scope: READ_WRITE_SCOPE,
   };
 }
 

@@ -12,7 +12,7 @@ export const ACTIVITY_RETENTION_MS = 90 * 86_400_000;
 
 export type ActivityOutcome = "ok" | "error";
 
-/** What a call touched; every field optional, filled per tool (src/mcp/tools/activity.ts). */
+/** What a call touched; every field optional, filled by each write tool's `activity` mapping (src/mcp/tools/write/). */
 export interface ActivityDetails {
   folder?: string | null;
   destination?: string;

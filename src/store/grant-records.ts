@@ -1,5 +1,6 @@
 // The rows of the credential store as its callers see them (./grants.ts): pending authorizations,
 // codes, tokens, and what a grant records about its owner and client.
+import { READ_WRITE_SCOPE } from "../scopes.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -41,7 +42,7 @@ export interface TokenRecord {
 export type NewPending = Omit<PendingRequest, "idHash" | "csrfHash" | "expiresAt" | "clientId" | "scope"> & { clientId?: string | null; scope?: string | null };
 
 /** The contract's scope (docs/contract.md §2.3): what a grant gets unless the person chose read-only. */
-export const DEFAULT_GRANT_SCOPE = "email:read email:write";
+export const DEFAULT_GRANT_SCOPE = READ_WRITE_SCOPE;
 
 /** What the owner's tools show about a grant (docs/owner.md); the label is sealed, never stored in clear. */
 export interface GrantInfo {

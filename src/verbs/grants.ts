@@ -1,6 +1,7 @@
 // `mailbox-mcp grants` and `mailbox-mcp revoke <grant-id | email>` (docs/design.md §1, docs/owner.md):
 // what has access to the mailboxes on this server, and cutting it off without the client's token.
 import type { Config } from "../config.ts";
+import { WRITE_SCOPE } from "../scopes.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
 import { utcMinute, VerbError, type Out } from "./verb-args.ts";
@@ -18,7 +19,7 @@ function clientLine(g: GrantSummary, config: Config): string {
   return host ? `${client}, signed in through ${host}` : client;
 }
 
-const scopeText = (scope: string) => (scope.split(" ").includes("email:write") ? `${scope} (read and write)` : `${scope} (read only)`);
+const scopeText = (scope: string) => (scope.split(" ").includes(WRITE_SCOPE) ? `${scope} (read and write)` : `${scope} (read only)`);
 
 function mailbox(g: GrantSummary): string {
   return g.label ? `${g.label.email} on ${g.label.host}` : "(mailbox not recorded: connected before this version)";

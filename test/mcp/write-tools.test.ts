@@ -240,8 +240,10 @@ describe("scope", () => {
   });
 
   test("the tool-level check stays as a second line of defence", async () => {
-    const { asWriter } = await import("../../src/mcp/tools/draft-email.ts");
-    const res = await asWriter({ scopes: ["email:read"] } as never, "send_email", {}, async () => ({ content: [] }));
+    const { runWrite } = await import("../../src/mcp/tools/pipeline/write.ts");
+    const { sendEmail } = await import("../../src/mcp/tools/write/send-email.ts");
+    // A context with nothing but the scopes: the handler and the activity log must not be reached.
+    const res = await runWrite(sendEmail, {} as never, { scopes: ["email:read"] } as never);
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

@@ -1,69 +1,70 @@
-// Types and helpers of the tool contract; documented at the top of ./index.ts.
-import type { ToolAnnotations, CallToolResult } from "@modelcontextprotocol/server";
-import type { ImapFlow } from "imapflow";
+// What a tool file declares: one `defineTool({...})` value (the contract is at the top of ./index.ts).
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { Logger } from "../../log.ts";
-import type { MailAccount } from "../../mail/account.ts";
-import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
-import type { ActivityEntry } from "../../store/activity.ts";
+import type { ActivityDetails } from "../../store/activity.ts";
+import type { ReadAnnotations, WriteAnnotations } from "./annotations.ts";
+import type { ToolContext } from "./context.ts";
 
-export interface ToolContext {
-  /** TokenRecord.id (SHA-256 of the token): safe to log and to key caches by. */
-  tokenId: string;
-  /** The grant behind the token: what the activity log files write calls under. */
-  grantId: string;
-  /** Granted scopes, e.g. ["email:read", "email:write"]. */
-  scopes: string[];
-  /**
-   * Runs fn with the token's pooled IMAP connection (opened on demand). If a reused connection
-   * turns out dropped, fn runs once more on a new one: pass { retryOnDrop: false } when running
-   * fn twice could do a write twice (send, append, move).
-   */
-  withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
-  /** The mailbox credentials behind the token, unsealed on first use and kept while it is active (src/mail/credentials.ts). */
-  account(): Promise<MailAccount>;
-  /** Submits a built message over the token's SMTP transport (src/mail/smtp/pool.ts), logged in as `sender`. */
-  submit(sender: MailAccount, message: OutgoingMessage): Promise<SendResult>;
-  /**
-   * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
-   * (src/mcp/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
-   */
-  reserveAttachments(bytes: number): () => void;
-  /** Files a write call in the owner's activity log (docs/owner.md §4); never throws. asWriter calls it. */
-  recordActivity(entry: Omit<ActivityEntry, "grantId">): Promise<void>;
-  log: Logger;
-  /** Aborted when the client cancels the request or the session closes. */
-  signal: AbortSignal;
-}
+export type Shape = z.ZodRawShape;
 
-type Shape = z.ZodRawShape;
+/** A call's arguments as the handler gets them: checked against inputSchema, defaults filled in. */
+export type ToolArgs<In extends Shape> = z.output<z.ZodObject<In>>;
 
-export interface ToolConfig<In extends Shape, Out extends Shape> {
+/** A successful call's structuredContent, as outputSchema describes it. */
+export type ToolOutput<Out extends Shape> = z.output<z.ZodObject<Out>>;
+
+export interface ToolConfig<In extends Shape, Out extends Shape, Annotations> {
+  /** Shown to people choosing or approving a call; also sent as annotations.title. */
   title: string;
   /** Written for a model: what the tool does, when to use it, what comes back. */
   description: string;
   inputSchema: In;
   outputSchema: Out;
-  annotations: ToolAnnotations;
+  annotations: Annotations;
 }
 
-export interface ToolDef<In extends Shape = Shape, Out extends Shape = Shape> {
+interface ToolBase<In extends Shape> {
+  /** The tool's name on the wire: written here and nowhere else. */
   name: string;
-  config: ToolConfig<In, Out>;
-  handler: (args: z.output<z.ZodObject<In>>, ctx: ToolContext) => Promise<CallToolResult>;
+  /** The tool's own work. For a write tool the pipeline (./pipeline/write.ts) runs around it. */
+  handler: (args: ToolArgs<In>, ctx: ToolContext) => Promise<CallToolResult>;
 }
 
-/** Identity function that lets TypeScript infer `args` from inputSchema. */
-export function defineTool<In extends Shape, Out extends Shape>(def: ToolDef<In, Out>): ToolDef<In, Out> {
+/** A tool that only reads: no scope beyond email:read, no activity row. */
+export interface ReadTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In> {
+  kind: "read";
+  config: ToolConfig<In, Out, ReadAnnotations>;
+}
+
+/**
+ * What the owner's activity log keeps of a write call (docs/owner.md §4): folders, uids,
+ * recipients, Message-IDs. Never a subject, a body or an attachment.
+ */
+export interface ActivityMapping<In extends Shape, Out extends Shape> {
+  /** What the arguments say the call was about; kept whether the call succeeds or fails. */
+  fromArgs(args: ToolArgs<In>): ActivityDetails;
+  /** What a successful result adds: where a message went, new uids, its Message-ID. */
+  fromResult(structured: ToolOutput<Out>): ActivityDetails;
+}
+
+/** A tool that changes the mailbox or sends: needs email:write, and every call that runs is logged. */
+export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In> {
+  kind: "write";
+  config: ToolConfig<In, Out, WriteAnnotations>;
+  activity: ActivityMapping<In, Out>;
+}
+
+export type ToolDef<In extends Shape = Shape, Out extends Shape = Shape> = ReadTool<In, Out> | WriteTool<In, Out>;
+
+type Kind = ToolDef["kind"];
+
+/** The definition type of a tool of kind K. */
+type ToolOfKind<K extends Kind, In extends Shape, Out extends Shape> = K extends "write" ? WriteTool<In, Out> : ReadTool<In, Out>;
+
+/**
+ * Identity function that lets TypeScript infer `args` (and the activity mapping's types) from the
+ * schemas, and check the rest against the tool's kind.
+ */
+export function defineTool<K extends Kind, In extends Shape, Out extends Shape>(def: ToolOfKind<K, In, Out> & { kind: K }): ToolOfKind<K, In, Out> {
   return def;
 }
-
-/** Annotations for the five read tools (docs/design.md §6). */
-export const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true,
-};
-
-/** Annotations for the write tools; a tool that destroys or cannot be repeated safely overrides them. */
-export const WRITE: ToolAnnotations = {
-  readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true,
-};

@@ -1,18 +1,37 @@
-// THE TOOL CONTRACT (read this before writing a tool).
+// THE TOOL REGISTRY, and the tool contract (read this before writing a tool).
 //
-// A tool is one file in src/mcp/tools/ exporting a `defineTool({...})` value (import from
-// ./define.ts, never from this file: that would be an import cycle), listed once in TOOLS at the
-// bottom of this file. src/mcp/server.ts registers every entry on each session's McpServer.
+// A NEW TOOL IS ONE FILE PLUS ONE LINE IN `TOOLS` BELOW:
+//   src/mcp/tools/read/<tool-name>.ts   for a tool that only reads (kind: "read"), or
+//   src/mcp/tools/write/<tool-name>.ts  for one that changes the mailbox or sends (kind: "write").
+// Nothing else names the tool: the server registers every entry, the /mcp scope check and the
+// write pipeline follow `kind`, tools/list shows what the file declares. Then run
+// `UPDATE_TOOLS_SNAPSHOT=1 bun run test test/mcp/tools-list.test.ts` and commit the changed
+// test/mcp/tools-list.snapshot.json: it is what clients see, reviewed as a diff.
 //
-//   import { defineTool, WRITE } from "./define.ts";  import { ok } from "./result.ts";
+//   import { defineTool } from "../define.ts";  import { ok } from "../result.ts";
 //   export const markAsRead = defineTool({
 //     name: "mark_as_read",
-//     config: { title, description, inputSchema: { ...zod fields }, outputSchema: { ...zod fields }, annotations: WRITE },
+//     kind: "write",
+//     config: { title, description, inputSchema: { ...zod fields }, outputSchema: { ...zod fields },
+//               annotations: { readOnlyHint: false, destructiveHint, idempotentHint, openWorldHint } },
+//     activity: { fromArgs: (args) => ({ folder: args.folder, uids: args.uids }), fromResult: (structured) => ({}) },
 //     handler: async (args, ctx) => ok(structured, "readable text"),
 //   });
 //
+// - kind "read": annotations READ_ONLY (../annotations.ts; openWorldHint false if it does not reach
+//   the mail server), no activity. kind "write": every hint stated (docs/design.md §6 says why each
+//   tool has its values), and `activity`, what the owner's log keeps of a call (docs/owner.md §4):
+//   folders, uids, recipients, Message-IDs; never a subject, a body or an attachment. fromArgs is
+//   kept for every call that ran, fromResult adds what a success returned.
+// - A write tool's handler holds only its own work. src/mcp/server.ts runs it inside the write
+//   pipeline (./pipeline/write.ts): email:write scope check, the activity row on success and on
+//   failure, the mail layer's InputError turned into a ToolInputError.
+// - The registry (./registry.ts) refuses to start with a write tool without activity, a kind and a
+//   readOnlyHint that disagree, or a name listed twice; the types of ./define.ts refuse them first.
+// - title is written once: clients get it as the tool's title and as annotations.title.
 // - inputSchema / outputSchema are zod (v4) raw shapes. The SDK validates arguments before the
-//   handler runs and names the bad field ("... at limit"); give every field a .describe() for the model.
+//   handler runs and names the bad field ("... at limit"); give every field a .describe() for the
+//   model. Fields several tools share are in ./schemas/.
 // - The handler returns a CallToolResult built with the helpers in ./result.ts: `ok(structured, text)`.
 //   structuredContent must satisfy outputSchema (the SDK checks it; clients do too).
 // - Failures: throw. server.ts turns every throw into an `isError: true` result (never a 500):
@@ -21,30 +40,34 @@
 //     ToolInputError(message)    (./result.ts) an argument problem zod cannot express; name the argument;
 //     anything else              logged, and the caller sees a generic "internal error".
 //   Errors thrown by ctx.withImap are already MailErrors (auth, timeout, dropped connection...).
-// - ctx (ToolContext below) is built per call from the session's Bearer token.
+// - ctx (ToolContext, ./context.ts) is built per call from the request's Bearer token.
 //
 // IMAP: ctx.withImap(fn) runs fn with the token's pooled, logged-in ImapFlow client. Several
 // sessions share that client, so always take a mailbox lock around work in a folder:
 //   withMailbox(client, path, fn, { readOnly })  in src/mail/imap/mailbox.ts (getMailboxLock + release in finally).
 // Do not call client.logout()/close(); the pool owns the connection. Do not keep the client after fn returns.
-// SMTP: ctx.account() gives the decrypted MailAccount (smtp host/port/security, username, password);
-// never log it or put it in a result.
-import { getEmail } from "./get-email.ts";
-import { getAttachment } from "./get-attachment.ts";
-import { getRecentEmails } from "./get-recent-emails.ts";
-import { listMailboxes } from "./list-mailboxes.ts";
-import { listProviders } from "./list-providers.ts";
-import { searchEmails } from "./search-emails.ts";
-import { draftEmail } from "./draft-email.ts";
-import { sendEmail } from "./send-email.ts";
-import { markAsRead } from "./mark-as-read.ts";
-import { moveEmail } from "./move-email.ts";
-import type { ToolDef } from "./define.ts";
+// SMTP: outgoingDeps(ctx) (./context.ts) gives src/mail/write/ what it needs; ctx.account() the
+// decrypted MailAccount. Never log it or put it in a result.
+//
+// Import from ./define.ts, ./context.ts and the like, never from this file: that would be an import cycle.
+import { getAttachment } from "./read/get-attachment.ts";
+import { getEmail } from "./read/get-email.ts";
+import { getRecentEmails } from "./read/get-recent-emails.ts";
+import { listMailboxes } from "./read/list-mailboxes.ts";
+import { listProviders } from "./read/list-providers.ts";
+import { searchEmails } from "./read/search-emails.ts";
+import { draftEmail } from "./write/draft-email.ts";
+import { markAsRead } from "./write/mark-as-read.ts";
+import { moveEmail } from "./write/move-email.ts";
+import { sendEmail } from "./write/send-email.ts";
+import { toolRegistry } from "./registry.ts";
 
-export { defineTool, READ_ONLY, type ToolContext, type ToolDef, type ToolConfig } from "./define.ts";
+export type { ToolContext } from "./context.ts";
+export type { ToolDef } from "./define.ts";
+export type { AnyTool } from "./registry.ts";
 
-/** Every tool the server offers, in tools/list order. Add one line per tool. */
-export const TOOLS: ToolDef<any, any>[] = [
+/** Every tool the server offers, in tools/list order, checked at start. One line per tool. */
+export const TOOLS = toolRegistry([
   listProviders,
   listMailboxes,
   getRecentEmails,
@@ -55,4 +78,4 @@ export const TOOLS: ToolDef<any, any>[] = [
   sendEmail,
   markAsRead,
   moveEmail,
-];
+]);

@@ -2,13 +2,14 @@
 // an image, or described with the reason its content is not returned. Never marks the message read.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { getAttachment as readAttachment, type AttachmentContent } from "../../mail/read/attachment/read.ts";
-import { LIMITS } from "../../mail/read/attachment/limits.ts";
-import { fenceUntrusted } from "../../mail/content/sanitize.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { attachment } from "./get-email.ts";
-import { ok } from "./result.ts";
-import { folderArg, uidArg } from "./schemas.ts";
+import { getAttachment as readAttachment, type AttachmentContent } from "../../../mail/read/attachment/read.ts";
+import { LIMITS } from "../../../mail/read/attachment/limits.ts";
+import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
+import { folderArg, uidArg } from "../schemas/args.ts";
+import { attachmentSchema } from "../schemas/attachment.ts";
 
 const MB = 1024 * 1024;
 // RFC 9051 §6.4.5: part numbers are dot-separated non-zero numbers.
@@ -16,6 +17,7 @@ const PART = /^[1-9][0-9]{0,5}(\.[1-9][0-9]{0,5}){0,15}$/;
 
 export const getAttachment = defineTool({
   name: "get_attachment",
+  kind: "read",
   config: {
     title: "Read one attachment",
     description:
@@ -36,14 +38,14 @@ export const getAttachment = defineTool({
     outputSchema: {
       folder: z.string(),
       uid: z.number().int(),
-      ...attachment.shape,
+      ...attachmentSchema.shape,
       kind: z.enum(["text", "message", "pdf", "image", "other"]).describe("What the part was read as, from its declared type (images and PDFs checked by their bytes)."),
       content: z.enum(["text", "image", "none"]).describe('What came back: text (in text), an image (MCP image content), or none (note says why).'),
       text: z.string().nullable().describe("The text (of a text part, an attached email, or a PDF), or null."),
       truncated: z.boolean().describe("true when text was cut at max_chars (or only part of a long attachment was read)."),
       image_type: z.string().nullable().describe("The image's type as its bytes show it (the image content's mimeType), or null."),
       pages: z.number().int().nullable().describe("A PDF's page count, or null."),
-      attachments: z.array(attachment).describe("For an attached email: its own attachments, whose parts can be read with this tool."),
+      attachments: z.array(attachmentSchema).describe("For an attached email: its own attachments, whose parts can be read with this tool."),
       note: z.string().nullable().describe("Why the content is not returned (content: none), or what to know about what was returned; else null."),
     },
     annotations: READ_ONLY,

@@ -1,8 +1,9 @@
 // list_mailboxes: every folder with its path (the handle the other tools take) and counts.
 import { z } from "zod";
-import { listMailboxes as list, MAX_FOLDERS } from "../../mail/read/mailboxes.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { ok } from "./result.ts";
+import { listMailboxes as list, MAX_FOLDERS } from "../../../mail/read/mailboxes.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
 
 const mailbox = z.object({
   path: z.string().describe("Pass this as `folder` to the other tools."),
@@ -17,6 +18,7 @@ const mailbox = z.object({
 
 export const listMailboxes = defineTool({
   name: "list_mailboxes",
+  kind: "read",
   config: {
     title: "List folders",
     description:

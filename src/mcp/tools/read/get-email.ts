@@ -1,21 +1,18 @@
 // get_email: one message in full (text body, addresses, threading headers, attachment list),
 // without marking it read. The body is fenced as untrusted in the text block.
 import { z } from "zod";
-import { getEmail as fetchEmail, type FullEmail } from "../../mail/read/message.ts";
-import { fenceUntrusted } from "../../mail/content/sanitize.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { ok } from "./result.ts";
-import { addressSchema, folderArg, summarySchema, uidArg, who } from "./schemas.ts";
-
-export const attachment = z.object({
-  part: z.string().describe('IMAP body part number, e.g. "2".'),
-  filename: z.string().nullable(),
-  content_type: z.string(),
-  size: z.number().int().describe("Decoded size in bytes."),
-});
+import { getEmail as fetchEmail, type FullEmail } from "../../../mail/read/message.ts";
+import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
+import { folderArg, uidArg } from "../schemas/args.ts";
+import { attachmentSchema } from "../schemas/attachment.ts";
+import { addressSchema, summarySchema, who } from "../schemas/summary.ts";
 
 export const getEmail = defineTool({
   name: "get_email",
+  kind: "read",
   config: {
     title: "Read one email",
     description:
@@ -37,7 +34,7 @@ export const getEmail = defineTool({
       body_text: z.string(),
       truncated: z.boolean().describe("true when body_text was cut at max_chars."),
       body_note: z.string().nullable().describe("Why body_text is a simplified rendering (HTML too complex or too long to convert fully), or null."),
-      attachments: z.array(attachment),
+      attachments: z.array(attachmentSchema),
     },
     annotations: READ_ONLY,
   },

@@ -1,15 +1,14 @@
 // move_email: move messages to another folder, returning their new uids there.
 import { z } from "zod";
-import { moveEmails } from "../../mail/write/move.ts";
-import { uidsGone } from "../../mail/imap/uids.ts";
-import { asWriter } from "./draft-email.ts";
-import { defineTool, WRITE } from "./define.ts";
-import { uidsArg } from "./mark-as-read.ts";
-import { ok } from "./result.ts";
-import { folderArg } from "./schemas.ts";
+import { moveEmails } from "../../../mail/write/move.ts";
+import { uidsGone } from "../../../mail/imap/uids.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
+import { folderArg, uidsArg } from "../schemas/args.ts";
 
 export const moveEmail = defineTool({
   name: "move_email",
+  kind: "write",
   config: {
     title: "Move to another folder",
     description:
@@ -31,18 +30,21 @@ export const moveEmail = defineTool({
     },
     // Not additive: the messages leave the source folder (moving to Trash is how mail gets deleted),
     // so clients should confirm. Not idempotent: a repeat finds the uids gone.
-    annotations: { ...WRITE, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
-  handler: (args, ctx) =>
-    asWriter(ctx, "move_email", args, async () => {
-      const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
-      if (!res.moved.length) {
-        throw uidsGone(res.missing, res.from, "Nothing was moved.");
-      }
-      const n = res.moved.length;
-      const lines = [`Moved ${n} message${n === 1 ? "" : "s"} from ${res.from} to ${res.to}:`];
-      lines.push(...res.moved.map((m) => `  uid ${m.uid} -> ${m.new_uid ?? "(new uid unknown)"} in ${res.to}`));
-      if (res.missing.length) lines.push(`Not found in ${res.from} (moved or deleted?): uids ${res.missing.join(", ")}.`);
-      return ok({ from: res.from, to: res.to, moved: res.moved }, lines.join("\n"));
-    }),
+  activity: {
+    fromArgs: (args) => ({ folder: args.folder, destination: args.destination, uids: args.uids }),
+    fromResult: (res) => ({ moved: res.moved }),
+  },
+  handler: async (args, ctx) => {
+    const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
+    if (!res.moved.length) {
+      throw uidsGone(res.missing, res.from, "Nothing was moved.");
+    }
+    const n = res.moved.length;
+    const lines = [`Moved ${n} message${n === 1 ? "" : "s"} from ${res.from} to ${res.to}:`];
+    lines.push(...res.moved.map((m) => `  uid ${m.uid} -> ${m.new_uid ?? "(new uid unknown)"} in ${res.to}`));
+    if (res.missing.length) lines.push(`Not found in ${res.from} (moved or deleted?): uids ${res.missing.join(", ")}.`);
+    return ok({ from: res.from, to: res.to, moved: res.moved }, lines.join("\n"));
+  },
 });

@@ -1,8 +1,9 @@
 // list_providers: the mail provider presets a person can pick when connecting a mailbox.
 import { z } from "zod";
-import { PROVIDERS } from "../../mail/providers/presets.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { ok } from "./result.ts";
+import { PROVIDERS } from "../../../mail/providers/presets.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
 
 const endpoint = z.object({
   host: z.string().nullable().describe("null for custom: the person enters it."),
@@ -21,6 +22,7 @@ const provider = z.object({
 
 export const listProviders = defineTool({
   name: "list_providers",
+  kind: "read",
   config: {
     title: "List email providers",
     description:

@@ -1,9 +1,11 @@
 // search_emails: server-side IMAP SEARCH, one page of summaries, and the total number of matches.
 import { z } from "zod";
-import { searchEmails as search } from "../../mail/read/search.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { ok, ToolInputError } from "./result.ts";
-import { beforeUidArg, folderArg, limitArg, nextBeforeUid, summaryLines, summarySchema } from "./schemas.ts";
+import { searchEmails as search } from "../../../mail/read/search.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok, ToolInputError } from "../result.ts";
+import { beforeUidArg, folderArg, limitArg } from "../schemas/args.ts";
+import { nextBeforeUid, summaryLines, summarySchema } from "../schemas/summary.ts";
 
 const day = (what: string) => z.string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
@@ -17,6 +19,7 @@ const CRITERIA = ["from", "to", "subject", "text", "since", "before", "unread", 
 
 export const searchEmails = defineTool({
   name: "search_emails",
+  kind: "read",
   config: {
     title: "Search emails",
     description:

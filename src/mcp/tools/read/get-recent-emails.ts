@@ -1,12 +1,15 @@
 // get_recent_emails: the newest messages of a folder, a page at a time.
 import { z } from "zod";
-import { recentEmails } from "../../mail/read/recent.ts";
-import { defineTool, READ_ONLY } from "./define.ts";
-import { ok } from "./result.ts";
-import { beforeUidArg, folderArg, limitArg, nextBeforeUid, summaryLines, summarySchema } from "./schemas.ts";
+import { recentEmails } from "../../../mail/read/recent.ts";
+import { READ_ONLY } from "../annotations.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
+import { beforeUidArg, folderArg, limitArg } from "../schemas/args.ts";
+import { nextBeforeUid, summaryLines, summarySchema } from "../schemas/summary.ts";
 
 export const getRecentEmails = defineTool({
   name: "get_recent_emails",
+  kind: "read",
   config: {
     title: "Get recent emails",
     description:

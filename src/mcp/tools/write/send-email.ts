@@ -1,10 +1,11 @@
 // send_email: send over SMTP and file a copy in \Sent (unless the provider does that itself).
 import { z } from "zod";
-import { attachmentBytes } from "../../mail/compose/message.ts";
-import { sendEmail as send, type SendOutcome } from "../../mail/write/send.ts";
-import { asWriter, messageFields, outgoingDeps } from "./draft-email.ts";
-import { defineTool, WRITE } from "./define.ts";
-import { ok } from "./result.ts";
+import { attachmentBytes } from "../../../mail/compose/message.ts";
+import { sendEmail as send, type SendOutcome } from "../../../mail/write/send.ts";
+import { outgoingDeps } from "../context.ts";
+import { defineTool } from "../define.ts";
+import { ok } from "../result.ts";
+import { messageActivity, messageFields } from "../schemas/message-fields.ts";
 
 const attachment = z.object({
   filename: z.string().min(1).max(255).describe('File name shown to the recipient, e.g. "report.pdf" (no path).'),
@@ -14,6 +15,7 @@ const attachment = z.object({
 
 export const sendEmail = defineTool({
   name: "send_email",
+  kind: "write",
   config: {
     title: "Send an email",
     description:
@@ -33,19 +35,23 @@ export const sendEmail = defineTool({
       saved_to: z.string().nullable().describe("Path of the Sent folder holding our copy; null when the provider files sent mail itself (or filing failed; see the text)."),
     },
     // Reaches third parties (open world); creates rather than destroys; a repeat sends a second copy.
-    annotations: { ...WRITE, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
-  handler: (args, ctx) =>
-    asWriter(ctx, "send_email", args, async () => {
-      // The 20 MB counts across this token's sends in flight, reserved before anything is decoded.
-      const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
-      try {
-        const { warnings, subject, ...res } = await send(await outgoingDeps(ctx), args);
-        return ok(res, describe(subject, res, warnings));
-      } finally {
-        release();
-      }
-    }),
+  activity: {
+    fromArgs: messageActivity,
+    // saved_to is null when the provider files sent mail itself; rejected only when some were.
+    fromResult: (sent) => ({ folder: sent.saved_to, message_id: sent.message_id, ...(sent.rejected.length ? { rejected: sent.rejected } : {}) }),
+  },
+  handler: async (args, ctx) => {
+    // The 20 MB counts across this token's sends in flight, reserved before anything is decoded.
+    const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
+    try {
+      const { warnings, subject, ...res } = await send(await outgoingDeps(ctx), args);
+      return ok(res, describe(subject, res, warnings));
+    } finally {
+      release();
+    }
+  },
 });
 
 function describe(subject: string, res: Omit<SendOutcome, "warnings" | "subject">, warnings: string[]): string {

@@ -1,21 +1,9 @@
-// zod pieces shared by several tools (read and write): argument fields and the Summary shape of
-// docs/design.md §6. Descriptions are written for the model choosing arguments.
+// The Summary shape of docs/design.md §6 (get_recent_emails, search_emails, the first fields of
+// get_email) and its readable lines. Descriptions are written for the model.
 import { z } from "zod";
-import { fenceUntrusted } from "../../mail/content/sanitize.ts";
-import { formatAddress } from "../../mail/read/display-addresses.ts";
-import type { Summary } from "../../mail/read/summary.ts";
-
-export const folderArg = z.string().min(1).max(1000).default("INBOX")
-  .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');
-
-export const uidArg = z.number().int().positive().max(4_294_967_295) // RFC 3501 §2.3.1.1: 32-bit
-  .describe("The message's IMAP UID in that folder, as returned in a summary's uid field.");
-
-export const limitArg = z.number().int().min(1).max(100).default(20)
-  .describe("How many messages to return, 1 to 100. Default 20.");
-
-export const beforeUidArg = z.number().int().positive().max(4_294_967_296).optional()
-  .describe("Paging cursor: only messages with a uid below this one. Pass the previous page's next_before_uid.");
+import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import { formatAddress } from "../../../mail/read/display-addresses.ts";
+import type { Summary } from "../../../mail/read/summary.ts";
 
 export const addressSchema = z.object({
   name: z.string().nullable().describe("Display name, or null when the header has none."),
