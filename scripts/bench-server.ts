@@ -13,7 +13,7 @@ import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
 import type { MailAccount } from "../src/mail/account.ts";
-import { McpEndpoint } from "../src/mcp/endpoint.ts";
+import { McpEndpoint } from "../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/registration.ts";

@@ -6,7 +6,7 @@ import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
-import { McpEndpoint } from "./mcp/endpoint.ts";
+import { McpEndpoint } from "./mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "./oauth/registration.ts";

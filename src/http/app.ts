@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { McpEndpoint } from "../mcp/endpoint.ts";
+import type { McpEndpoint } from "../mcp/transport/endpoint.ts";
 import type { VerifyLogin } from "../mail/imap/verify.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
@@ -30,7 +30,7 @@ export interface AppDeps {
   events: TokenEvents;
   /** Live IMAP login check used by /oauth/connect; defaults to src/mail/imap/verify.ts (tests may inject). */
   verifyLogin?: VerifyLogin;
-  /** Answers authenticated /mcp requests (src/mcp/endpoint.ts); its runtime is built and swept by the composition root. */
+  /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
   mcp: McpEndpoint;
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;

@@ -1,7 +1,7 @@
 // The OAuth POST bodies (/oauth/connect, /oauth/token, /oauth/revoke) are read with a byte limit,
 // chunked uploads included (docs/design.md §7: form bodies ≤ 64 KB), and a deadline; Elysia's own parser
 // would read any size for any time. Used as those routes' `parse` option.
-import { BodyTimeout, readLimited } from "../mcp/body.ts";
+import { BodyTimeout, readLimited } from "../mcp/transport/body.ts";
 import { AppError } from "./errors.ts";
 
 const MAX_FORM_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
 // /mcp: MCP Streamable HTTP (POST, GET, DELETE) behind the Bearer guard, in both protocol eras
-// (docs/design.md §3); who answers, in a session or per request, is src/mcp/endpoint.ts.
+// (docs/design.md §3); who answers, in a session or per request, is src/mcp/transport/endpoint.ts.
 // Checks run in this order, each with its status:
 //   1. Origin present and not allowed -> 403 (first: a foreign page learns nothing, not even 401)
 //   2. Bearer token missing/invalid   -> 401 with WWW-Authenticate (docs/design.md §2)
@@ -12,9 +12,9 @@
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/body.ts";
-import type { McpCaller, McpEndpoint } from "../mcp/endpoint.ts";
-import type { InFlight } from "../mcp/inflight.ts";
+import { primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/transport/body.ts";
+import type { McpCaller, McpEndpoint } from "../mcp/transport/endpoint.ts";
+import type { InFlight } from "../mcp/transport/inflight.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { LastUsed } from "../oauth/last-used.ts";
@@ -75,7 +75,7 @@ async function handleMcp(mcp: Mcp, request: Request, server: Srv): Promise<Respo
     throw err;
   });
   if (request.method === "GET") return primeSse(await work, restore);
-  // Revocation answers a call in flight at once (src/mcp/inflight.ts); the connection's timeout
+  // Revocation answers a call in flight at once (src/mcp/transport/inflight.ts); the connection's timeout
   // comes back then too, whatever the abandoned call still does.
   return inflight.answer(bearer.auth.record.id, body, work.then((r) => sendWhole(r, restore)), restore);
 }

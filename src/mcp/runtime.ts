@@ -9,11 +9,11 @@ import { decodeAccount } from "../mail/account.ts";
 import type { Unseal } from "../mail/credentials.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";
-import { ToolCallLimiter, type CallLimits } from "./call-limit.ts";
-import { InFlight } from "./inflight.ts";
-import type { LegacySession } from "./legacy-session.ts";
-import { SendBudget } from "./send-budget.ts";
-import { SessionStore, type SessionLimits } from "./sessions.ts";
+import { ToolCallLimiter, type CallLimits } from "./limits/call-limit.ts";
+import { InFlight } from "./transport/inflight.ts";
+import type { LegacySession } from "./transport/legacy-session.ts";
+import { SendBudget } from "./limits/send-budget.ts";
+import { SessionStore, type SessionLimits } from "./transport/sessions.ts";
 
 /** The per-account caps (docs/decisions.md "Per-account limits"); tests lower them. */
 export interface McpLimits {
@@ -39,7 +39,7 @@ export class McpRuntime {
   readonly sessions: SessionStore<LegacySession>;
   readonly calls: ToolCallLimiter;
   readonly sendBudget: SendBudget;
-  /** POSTs still being answered, so a revocation can answer them at once (./inflight.ts). */
+  /** POSTs still being answered, so a revocation can answer them at once (./transport/inflight.ts). */
   readonly inflight = new InFlight();
 
   constructor(sessionRows: SessionRows, unseal: Unseal, clock: Clock, private readonly log: Logger, options: McpRuntimeOptions = {}) {

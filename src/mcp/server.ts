@@ -5,8 +5,8 @@ import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } fro
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
-import type { ToolCallLimiter } from "./call-limit.ts";
-import type { SendBudget } from "./send-budget.ts";
+import type { ToolCallLimiter } from "./limits/call-limit.ts";
+import type { SendBudget } from "./limits/send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
@@ -18,9 +18,9 @@ export interface McpServerDeps {
   activity: ActivityLog;
   /** Each token's credentials, IMAP connection and SMTP transport (src/mail/connections.ts). */
   mail: MailConnections;
-  /** Per-token concurrent tool calls, shared by all sessions (src/mcp/call-limit.ts). */
+  /** Per-token concurrent tool calls, shared by all sessions (src/mcp/limits/call-limit.ts). */
   calls: ToolCallLimiter;
-  /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
+  /** Per-token outgoing attachment bytes in flight (src/mcp/limits/send-budget.ts). */
   sendBudget: SendBudget;
   log: Logger;
   version: string;

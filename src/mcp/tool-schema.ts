@@ -1,6 +1,6 @@
 // Tool schemas as the SDK wants them (a Standard Schema with JSON Schema, SDK v2), converted to JSON
 // Schema once per process instead of once per McpServer. A 2026-07-28 request is served by an
-// McpServer built for that request alone (src/mcp/modern.ts), and the SDK converts a tool's zod
+// McpServer built for that request alone (src/mcp/transport/modern.ts), and the SDK converts a tool's zod
 // schema on each new server: for tools/list, for every tools/call (the output schema, to shape the
 // result) and for the Mcp-Param header check (the input schema). One conversion costs ~0.4 ms of
 // CPU for a small object here, several for ours: more than the whole rest of a call.

@@ -1,4 +1,4 @@
-// The 2026-07-28 era of /mcp over raw HTTP (src/mcp/modern.ts, src/http/mcp-route.ts): served
+// The 2026-07-28 era of /mcp over raw HTTP (src/mcp/transport/modern.ts, src/http/mcp-route.ts): served
 // without a session; MCP-Protocol-Version, Mcp-Method and Mcp-Name checked against the body (400
 // -32020 when they disagree or are missing), an unsupported revision refused (400 -32022 with
 // data.supported), GET and DELETE refused (405); the Bearer guard, Origin check, scope check, body

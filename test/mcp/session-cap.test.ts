@@ -1,8 +1,8 @@
-// The server-wide session cap (src/mcp/sessions.ts), lowered to 4 so the test needs no 1,000
+// The server-wide session cap (src/mcp/transport/sessions.ts), lowered to 4 so the test needs no 1,000
 // sessions: past it the least recently used session of any token is closed and answers 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { SESSION_LIMITS } from "../../src/mcp/sessions.ts";
+import { SESSION_LIMITS } from "../../src/mcp/transport/sessions.ts";
 import { USERS } from "../support/dovecot.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
@@ -62,7 +62,7 @@ describe("server-wide session cap", () => {
     expect(stream.status).toBe(200);
     const ended = stream.text();
     // Every other session is used after b1's stream opened: b1 is now the least recently used.
-    // (Last activity is kept to the second in the store: src/mcp/sessions.ts.)
+    // (Last activity is kept to the second in the store: src/mcp/transport/sessions.ts.)
     srv.deps.clock.advance(1000);
     for (const [token, id] of [[a.token, a1], [a.token, a2], [b.token, b2]] as const) expect(await status(token, id)).toBe(200);
 

@@ -8,7 +8,7 @@ import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/clients.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
-import { McpEndpoint } from "../../src/mcp/endpoint.ts";
+import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 
 export const TEST_CLIENT_ID = "test-client";

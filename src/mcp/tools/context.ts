@@ -26,7 +26,7 @@ export interface ToolContext {
   submit(sender: MailAccount, message: OutgoingMessage): Promise<SendResult>;
   /**
    * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
-   * (src/mcp/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
+   * (src/mcp/limits/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
    */
   reserveAttachments(bytes: number): () => void;
   /**

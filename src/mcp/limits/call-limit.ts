@@ -3,7 +3,7 @@
 // flood of parallel calls only piles up memory (each holds its arguments and its partial result)
 // and starves the token's own later calls. A few run; a few more wait their turn in FIFO order;
 // beyond that a call is refused at once with a "busy" tool error the model can act on.
-import { BusyError } from "./tools/result.ts";
+import { BusyError } from "../tools/result.ts";
 
 export interface CallLimits {
   /** Tool calls of one token running at once. */

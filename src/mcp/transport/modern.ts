@@ -7,8 +7,8 @@
 // process, src/mcp/tool-schema.ts). `legacy: "reject"`: 2025-era traffic never reaches it, the
 // route sends that to the sessions (src/http/mcp-route.ts).
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { Logger } from "../log.ts";
-import { createMcpServer, type McpServerDeps } from "./server.ts";
+import type { Logger } from "../../log.ts";
+import { createMcpServer, type McpServerDeps } from "../server.ts";
 
 /** The first protocol revision of the modern era; later revisions compare greater (ISO dates). */
 const FIRST_MODERN_REVISION = "2026-07-28";

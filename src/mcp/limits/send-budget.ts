@@ -2,8 +2,8 @@
 // docs/design.md §7 allows 20 MB of attachments per message; one send of that size costs ~190 MB of RSS
 // while its MIME is built and written (decoded buffers, the encoded message, the stored copy), so
 // the 20 MB is a budget for all of a token's sends running at once, not for each of them.
-import { MAX_ATTACHMENT_BYTES } from "../mail/compose/message.ts";
-import { BusyError } from "./tools/result.ts";
+import { MAX_ATTACHMENT_BYTES } from "../../mail/compose/message.ts";
+import { BusyError } from "../tools/result.ts";
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => (bytes / MB).toFixed(1);

@@ -6,13 +6,13 @@
 // headers) is served by the SDK's per-request handler (./modern.ts). The HTTP checks before this
 // (Origin, Bearer, body, scope) are the route's (src/http/mcp-route.ts).
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
-import type { Logger } from "../log.ts";
-import type { ActivityLog } from "../store/activity.ts";
+import type { Logger } from "../../log.ts";
+import type { ActivityLog } from "../../store/activity.ts";
 import { isInitialize, rpcError } from "./body.ts";
 import { initRecord, newLegacySession, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "./legacy-session.ts";
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
-import type { McpRuntime } from "./runtime.ts";
-import type { McpServerDeps, TokenExtra } from "./server.ts";
+import type { McpRuntime } from "../runtime.ts";
+import type { McpServerDeps, TokenExtra } from "../server.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;

@@ -6,9 +6,9 @@
 // Both caps (docs/decisions.md "Per-account limits") count rows and close the least recently used
 // session. A closed session answers 404 like an expired one, and MCP clients answer a 404 by
 // initializing a new session (MCP Streamable HTTP, "Session Management"): one round trip.
-import type { Clock } from "../clock.ts";
-import type { Logger } from "../log.ts";
-import { sessionKey, type SessionRows } from "../store/mcp-sessions.ts";
+import type { Clock } from "../../clock.ts";
+import type { Logger } from "../../log.ts";
+import { sessionKey, type SessionRows } from "../../store/mcp-sessions.ts";
 
 export interface SessionLimits {
   /** Inactivity that ends a session. */

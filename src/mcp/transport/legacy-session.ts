@@ -1,5 +1,5 @@
 // The live objects of one 2025-era session: an McpServer and the SDK's sessionful Streamable HTTP
-// transport. Built when a client initializes, or rebuilt from the session's row (src/mcp/sessions.ts)
+// transport. Built when a client initializes, or rebuilt from the session's row (src/mcp/transport/sessions.ts)
 // when this process does not hold it: after a restart, or on another instance sharing the store.
 //
 // Rebuilding: the SDK's transport has no option to start in an initialized state (it keeps
@@ -11,8 +11,8 @@
 // (negotiated version, client capabilities and name); the replayed answers go nowhere.
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
-import { plainRpcErrors } from "./plain-errors.ts";
-import { createMcpServer, type McpServerDeps } from "./server.ts";
+import { plainRpcErrors } from "../plain-errors.ts";
+import { createMcpServer, type McpServerDeps } from "../server.ts";
 import type { LiveSession } from "./sessions.ts";
 
 export interface LegacySession extends LiveSession {
@@ -56,11 +56,11 @@ function build(deps: McpServerDeps, hooks: LegacySessionHooks, sessionId: string
       // Not enableJsonResponse, though plain JSON answers are a little faster: in that mode a POST
       // whose session closes under it is never answered (close() drops its pending JSON answer;
       // SDK 1.32 and 2.4), and in 1.32 it kept every answered request until the session ended
-      // (typescript-sdk#2559). src/mcp/body.ts sends a finished SSE answer in one write instead.
+      // (typescript-sdk#2559). src/mcp/transport/body.ts sends a finished SSE answer in one write instead.
     }),
     close: () => server.close(),
   };
-  plainRpcErrors(session.transport); // zod issue dumps become plain words (./plain-errors.ts)
+  plainRpcErrors(session.transport); // zod issue dumps become plain words (../plain-errors.ts)
   return session;
 }
 
