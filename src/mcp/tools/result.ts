@@ -43,8 +43,3 @@ export function errorResult(err: unknown, tool: string, log: Logger): CallToolRe
   log.error("tool failed", { tool, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   return toolError(`${tool} failed with an internal error. Try again; if it persists, reconnect the mailbox.`);
 }
-
-/** JSON for a text block, when a tool has nothing more readable to say. */
-export function asJson(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}

@@ -20,8 +20,6 @@ export interface SessionLimits {
 }
 
 export const SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxSessions: 1_000, maxPerToken: 100 };
-export const SESSION_IDLE_MS = SESSION_LIMITS.idleMs;
-export const MAX_SESSIONS_PER_TOKEN = SESSION_LIMITS.maxPerToken;
 
 /**
  * Last activity is written at most once a second per session: a session used in a burst costs one
