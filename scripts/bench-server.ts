@@ -13,6 +13,7 @@ import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
 import type { MailAccount } from "../src/mail/account.ts";
+import { verifyLogin } from "../src/mail/imap/verify.ts";
 import { createMcpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/registration.ts";
@@ -37,7 +38,7 @@ const store = await openStore({
 const clients = new ClientRegistry(config, store.clients);
 const runtime = createMcpRuntime(store.sessions, systemClock, silentLogger);
 startMcpSweeper(runtime, silentLogger);
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events: new TokenEvents(), ...runtime });
+const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events: new TokenEvents(), verifyLogin, ...runtime });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

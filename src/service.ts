@@ -6,6 +6,7 @@ import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
+import { verifyLogin } from "./mail/imap/verify.ts";
 import { createMcpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/clients.ts";
 import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
@@ -46,7 +47,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const runtime = createMcpRuntime(store.sessions, clock, log);
   const stopMcp = startMcpSweeper(runtime, log);
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, ...runtime, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, ...runtime, timeouts });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });

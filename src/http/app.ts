@@ -8,8 +8,8 @@ import type { SessionStore } from "../mcp/sessions.ts";
 import type { LegacySession } from "../mcp/legacy-session.ts";
 import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
-import type { VerifyLogin } from "../mail/imap/verify.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
+import type { ConnectDeps } from "../oauth/connect.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -21,7 +21,7 @@ import { oauthRoutes } from "./oauth-routes.ts";
 import { registerRoutes } from "./register-route.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
-import type { HttpTimeouts } from "./timeouts.ts";
+import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
@@ -32,8 +32,8 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** Live IMAP login check used by /oauth/connect; defaults to src/mail/imap/verify.ts (tests may inject). */
-  verifyLogin?: VerifyLogin;
+  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
+  verifyLogin: ConnectDeps["verify"];
   /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
   imap: ImapPool;
   /** 2025-era MCP sessions (rows in the store, live objects cached); swept by startMcpSweeper (src/mcp/runtime.ts). */
@@ -46,8 +46,11 @@ export interface AppDeps {
   timeouts?: HttpTimeouts;
 }
 
+/** Each route gets what it needs of `deps` (its options type, in its own file), nothing more. */
 export function createApp(deps: AppDeps) {
-  const { config, log } = deps;
+  const { config, store, clients, clock, log, events } = deps;
+  const timeouts = timeoutsOf(deps);
+  const formBodyMs = timeouts.formBodyMs;
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -55,10 +58,12 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(config.version))
     .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes(deps))
-    .use(oauthRoutes(deps))
-    .use(registerRoutes(deps))
-    .use(mcpRoutes(deps));
+    .use(setupRoutes({ config, clients, store, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(oauthRoutes({ config, clients, store, clock, events, formBodyMs }))
+    .use(registerRoutes({ config, clients, store, clock, formBodyMs }))
+    .use(mcpRoutes({
+      config, store, clock, log, events, imap: deps.imap, sessions: deps.sessions, calls: deps.calls, sendBudget: deps.sendBudget, timeouts,
+    }));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,9 +6,12 @@ import type { Config } from "../config.ts";
 import { connectGuide } from "../views/connect-guide.ts";
 import { FrontDoor } from "../views/front-door.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
-import { prefersJson } from "./setup-routes.ts";
+import { prefersJson } from "./accept.ts";
 
-export function frontDoorRoutes(config: Config) {
+/** What the front door shows: where and how to connect (never the client secret, which it is not given). */
+export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "extraRedirectUris" | "version">;
+
+export function frontDoorRoutes(config: FrontDoorOptions) {
   const guide = connectGuide({ ...config, clientSecret: null });
   const healthUrl = `${config.baseUrl}/health`;
   const doc = {

@@ -26,14 +26,36 @@ import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { LastUsed } from "../oauth/last-used.ts";
 import { closeSmtp } from "../mail/smtp/pool.ts";
-import type { AppDeps } from "./app.ts";
+import type { ImapPool } from "../mail/imap/pool.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { ToolCallLimiter } from "../mcp/call-limit.ts";
+import type { SendBudget } from "../mcp/send-budget.ts";
+import type { SessionStore } from "../mcp/sessions.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
+import type { Store } from "../store/store.ts";
 import { liftIdleTimeout } from "./idle-lift.ts";
 import { allowedOrigins } from "./security.ts";
-import { timeoutsOf } from "./timeouts.ts";
+import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
 
 type Srv = Server<unknown> | null | undefined;
 
-export function mcpRoutes(deps: AppDeps) {
+/** What /mcp needs; src/http/app.ts builds it from the app's dependencies. */
+export interface McpRouteOptions {
+  config: Pick<Config, "clientHosts" | "baseUrl" | "extraOrigins" | "siteOrigin" | "clientId" | "version">;
+  store: Pick<Store, "grants" | "activity">;
+  clock: Clock;
+  log: Logger;
+  events: TokenEvents;
+  imap: ImapPool;
+  sessions: SessionStore<LegacySession>;
+  calls: ToolCallLimiter;
+  sendBudget: SendBudget;
+  timeouts?: HttpTimeouts;
+}
+
+export function mcpRoutes(deps: McpRouteOptions) {
   const inflight = new InFlight();
   // A revoked token loses its sessions and its IMAP connection at once (docs/design.md §3); its calls in
   // flight are answered with an error first, so no client waits on a session being torn down.
@@ -63,7 +85,7 @@ export function mcpRoutes(deps: AppDeps) {
 }
 
 interface Mcp {
-  deps: AppDeps;
+  deps: McpRouteOptions;
   serverDeps: McpServerDeps;
   hooks: LegacySessionHooks;
   origins: Set<string>;
@@ -126,7 +148,7 @@ async function withoutSession(mcp: Mcp, auth: BearerAuth, request: Request, body
   return rpcError(400, -32000, "Bad Request: Mcp-Session-Id header is required (send initialize first)");
 }
 
-function toAuthInfo(deps: AppDeps, auth: BearerAuth): AuthInfo {
+function toAuthInfo(deps: McpRouteOptions, auth: BearerAuth): AuthInfo {
   const extra: TokenExtra = { tokenId: auth.record.id, grantId: auth.record.grantId };
   return {
     token: auth.token,

@@ -1,13 +1,27 @@
 // POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import { InvalidRequestError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
 import { clientKey, StoreLimiter } from "../oauth/rate-limit.ts";
 import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
-import type { AppDeps } from "./app.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
+import type { Store } from "../store/store.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
+
+/** What /oauth/token and /oauth/revoke need; src/http/app.ts builds it from the app's dependencies. */
+export interface OAuthRouteOptions {
+  config: Pick<Config, "baseUrl" | "clientId" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "grants" | "limits">;
+  clock: Clock;
+  events: TokenEvents;
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
 
 const optional = t.Optional(t.String());
 /** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
@@ -26,8 +40,8 @@ function tokenOf(body: unknown): string | null {
 /** RFC 6749 §5.1: token responses and their errors must not be cached; nor may the setup pages. */
 const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
 
-export function oauthRoutes(deps: AppDeps) {
-  const parse = limitedBody(timeoutsOf(deps).formBodyMs);
+export function oauthRoutes(deps: OAuthRouteOptions) {
+  const parse = limitedBody(deps.formBodyMs);
   const { grants, limits } = deps.store;
   const clientFailures = new StoreLimiter(limits, "token-client-auth", CLIENT_AUTH_LIMIT);
   const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());

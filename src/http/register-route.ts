@@ -1,13 +1,25 @@
 // POST /oauth/register (RFC 7591 §3), only with MAILBOX_MCP_OPEN_REGISTRATION: otherwise this plugin adds
 // nothing and the path is the ordinary 404.
 import { Elysia, t } from "elysia";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import { throttled } from "../oauth/purge.ts";
 import { StoreLimiter } from "../oauth/rate-limit.ts";
 import { REGISTER_LIMIT, RegistrationError, registerClient } from "../oauth/registration.ts";
-import type { AppDeps } from "./app.ts";
+import type { Store } from "../store/store.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
+
+/** What /oauth/register needs; src/http/app.ts builds it from the app's dependencies. */
+export interface RegisterRouteOptions {
+  config: Pick<Config, "openRegistration" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "limits">;
+  clock: Clock;
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
 
 /** The response carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1). */
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -19,7 +31,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   });
 }
 
-export function registerRoutes(deps: AppDeps) {
+export function registerRoutes(deps: RegisterRouteOptions) {
   if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
   const { clients, clock, config } = deps;
   // In the store: the limit holds across every instance sharing it.
@@ -39,5 +51,5 @@ export function registerRoutes(deps: AppDeps) {
       if (outcome.kind === "created") return json(201, outcome.body);
       const error = { error: "temporarily_unavailable", error_description: outcome.description };
       return json(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
-    }, { body: t.Unknown(), parse: limitedBody(timeoutsOf(deps).formBodyMs) });
+    }, { body: t.Unknown(), parse: limitedBody(deps.formBodyMs) });
 }

@@ -1,12 +1,11 @@
 // GET /oauth/authorize (validate, store the pending request, render the setup form) and
 // POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
-import { clientAddress } from "./client-address.ts";
-import { limitedBody } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
 import { Elysia, t } from "elysia";
-import { verifyLogin } from "../mail/imap/verify.ts";
-import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
-import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
+import { ATTEMPT_LIMIT, connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { widestAccess } from "../oauth/access.ts";
 import { OAuthError } from "../oauth/errors.ts";
@@ -15,12 +14,28 @@ import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
 import { redirectHost, redirectOrigin } from "../oauth/redirects.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
+import type { Store } from "../store/store.ts";
 import { ErrorPage } from "../views/error-page.tsx";
 import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
 import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
-import type { AppDeps } from "./app.ts";
+import { prefersJson } from "./accept.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitedBody } from "./form-body.ts";
 
-const PENDING_TTL_MS = 10 * 60_000; // docs/design.md §3
+/** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
+export interface SetupRouteOptions {
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "grants" | "pending" | "limits" | "purgeExpired">;
+  clock: Clock;
+  log: Logger;
+  events: TokenEvents;
+  /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
+  verifyLogin: ConnectDeps["verify"];
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
 
 const optional = t.Optional(t.String());
 /** All optional strings: our own checks (connect-form.ts) decide and re-render the form. */
@@ -29,14 +44,6 @@ const ConnectBody = t.Object({
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
-
-/** docs/design.md §3: JSON when Accept names application/json before text/html. */
-export function prefersJson(accept: string | null): boolean {
-  const a = (accept ?? "").toLowerCase();
-  const json = a.indexOf("application/json");
-  const html = a.indexOf("text/html");
-  return json >= 0 && (html < 0 || json < html);
-}
 
 function authorizeError(request: Request, err: OAuthError, extra: Record<string, string> = {}): Response {
   if (prefersJson(request.headers.get("accept"))) {
@@ -93,7 +100,7 @@ async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, c
   }
 }
 
-export function setupRoutes(deps: AppDeps) {
+export function setupRoutes(deps: SetupRouteOptions) {
   const { config, store, clients, clock, log } = deps;
   const { grants, pending, limits } = store;
   // Bucket names key the events in the store: every instance on one store counts in the same ones.
@@ -109,7 +116,7 @@ export function setupRoutes(deps: AppDeps) {
     await authorizeLimits.rate.sweep();
   });
   const connectDeps = {
-    config, grants, pending, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events,
+    config, grants, pending, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
   };
 
   return new Elysia({ name: "setup" })
@@ -133,5 +140,5 @@ export function setupRoutes(deps: AppDeps) {
       await purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
-    }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
+    }, { body: ConnectBody, parse: limitedBody(deps.formBodyMs) });
 }

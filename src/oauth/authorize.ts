@@ -18,6 +18,9 @@ export interface AuthorizeRequest {
   scope: string | null;
 }
 
+/** A validated request waits this long for its setup form to be submitted (docs/design.md §3). */
+export const PENDING_TTL_MS = 10 * 60_000;
+
 const MAX_STATE = 2048;
 const SINGLE = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"];
 
@@ -76,7 +79,7 @@ function checkResource(p: Record<string, string | undefined>, baseUrl: string): 
 }
 
 /** All checks in the order of docs/contract.md §5; throws an OAuthError (status 400, or 401 for a wrong client_id). */
-export async function validateAuthorize(params: URLSearchParams, config: Config, clients: ClientRegistry): Promise<AuthorizeRequest> {
+export async function validateAuthorize(params: URLSearchParams, config: Pick<Config, "baseUrl">, clients: ClientRegistry): Promise<AuthorizeRequest> {
   const p = single(params);
   const { clientId, redirectUri } = await checkClient(p, clients);
   const codeChallenge = checkPkce(p);

@@ -26,7 +26,7 @@ export const CODE_TTL_MS = 5 * 60_000;
 export const GRANTS_PER_LOGIN = 5;
 
 export interface ConnectDeps {
-  config: Config;
+  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId">;
   grants: GrantStore;
   pending: PendingStore;
   log: Logger;

@@ -41,7 +41,7 @@ export interface TokenResponse {
 }
 
 export interface ExchangeDeps {
-  config: Config;
+  config: Pick<Config, "baseUrl" | "clientId">;
   grants: GrantStore;
   clients: ClientRegistry;
   clock: Clock;

@@ -8,6 +8,7 @@ import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/clients.ts";
 import { ImapPool } from "../../src/mail/imap/pool.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { SessionStore } from "../../src/mcp/sessions.ts";
 import type { LegacySession } from "../../src/mcp/legacy-session.ts";
 import { ToolCallLimiter } from "../../src/mcp/call-limit.ts";
@@ -56,7 +57,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const calls = new ToolCallLimiter(limits.calls);
   const sendBudget = new SendBudget(limits.attachmentBytesInFlight);
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, imap, sessions, calls, sendBudget,
+    config, clock, log, store, db, grants, pending, clients, activity, events, imap, sessions, calls, sendBudget, verifyLogin,
   } satisfies AppDeps & Record<string, unknown>;
 }
 
