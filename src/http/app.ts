@@ -10,6 +10,7 @@ import type { ToolCallLimiter } from "../mcp/call-limit.ts";
 import type { SendBudget } from "../mcp/send-budget.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import type { ConnectDeps } from "../oauth/connect.ts";
+import { storeLimiters } from "../oauth/rate-limit.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -51,6 +52,8 @@ export function createApp(deps: AppDeps) {
   const { config, store, clients, clock, log, events } = deps;
   const timeouts = timeoutsOf(deps);
   const formBodyMs = timeouts.formBodyMs;
+  // Every rate limit from the one table (src/oauth/limits.ts), counted in the store.
+  const limits = storeLimiters(store.limits);
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -58,9 +61,9 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(config.version))
     .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes({ config, clients, store, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
-    .use(oauthRoutes({ config, clients, store, clock, events, formBodyMs }))
-    .use(registerRoutes({ config, clients, store, clock, formBodyMs }))
+    .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
+    .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({
       config, store, clock, log, events, imap: deps.imap, sessions: deps.sessions, calls: deps.calls, sendBudget: deps.sendBudget, timeouts,
     }));

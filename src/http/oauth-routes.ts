@@ -5,8 +5,8 @@ import type { Config } from "../config.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { InvalidRequestError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
-import { clientKey, StoreLimiter } from "../oauth/rate-limit.ts";
-import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
+import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
+import { exchangeCodeLimited } from "../oauth/token-exchange.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { clientAddress } from "./client-address.ts";
@@ -16,7 +16,9 @@ import { limitedBody, mediaType } from "./form-body.ts";
 export interface OAuthRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "trustProxy">;
   clients: ClientRegistry;
-  store: Pick<Store, "grants" | "limits">;
+  store: Pick<Store, "grants">;
+  /** The token endpoint's limit, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "token-client-auth">;
   clock: Clock;
   events: TokenEvents;
   /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
@@ -42,9 +44,8 @@ const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/to
 
 export function oauthRoutes(deps: OAuthRouteOptions) {
   const parse = limitedBody(deps.formBodyMs);
-  const { grants, limits } = deps.store;
-  const clientFailures = new StoreLimiter(limits, "token-client-auth", CLIENT_AUTH_LIMIT);
-  const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());
+  const { grants } = deps.store;
+  const sweep = throttled(deps.clock, 60_000, () => deps.limits["token-client-auth"].sweep());
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -60,7 +61,7 @@ export function oauthRoutes(deps: OAuthRouteOptions) {
       }
       await sweep();
       const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
-      return exchangeCodeLimited({ ...deps, grants, clientFailures }, body, key);
+      return exchangeCodeLimited({ ...deps, grants }, body, key);
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; the contract uses JSON (docs/contract.md §8). Both are accepted, nothing else.

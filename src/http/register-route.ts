@@ -5,9 +5,8 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { throttled } from "../oauth/purge.ts";
-import { StoreLimiter } from "../oauth/rate-limit.ts";
-import { REGISTER_LIMIT, RegistrationError, registerClient } from "../oauth/registration.ts";
-import type { Store } from "../store/store.ts";
+import type { Limiters } from "../oauth/rate-limit.ts";
+import { RegistrationError, registerClient } from "../oauth/registration.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
 
@@ -15,7 +14,8 @@ import { limitedBody, mediaType } from "./form-body.ts";
 export interface RegisterRouteOptions {
   config: Pick<Config, "openRegistration" | "trustProxy">;
   clients: ClientRegistry;
-  store: Pick<Store, "limits">;
+  /** The registration limit, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "register">;
   clock: Clock;
   /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
   formBodyMs: number;
@@ -33,12 +33,10 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 
 export function registerRoutes(deps: RegisterRouteOptions) {
   if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
-  const { clients, clock, config } = deps;
-  // In the store: the limit holds across every instance sharing it.
-  const limiter = new StoreLimiter(deps.store.limits, "register", REGISTER_LIMIT);
+  const { clients, clock, config, limits } = deps;
   const purge = throttled(clock, 60_000, async () => {
     await clients.store.purgeExpired();
-    await limiter.sweep();
+    await limits.register.sweep();
   });
   return new Elysia({ name: "register" })
     .post("/oauth/register", async ({ body, request, server }) => {
@@ -47,7 +45,7 @@ export function registerRoutes(deps: RegisterRouteOptions) {
       if (mediaType(request) !== "application/json") {
         throw new RegistrationError("invalid_client_metadata", "send the client metadata as application/json");
       }
-      const outcome = await registerClient({ clients, clock, limiter }, body, clientAddress(request, server, config.trustProxy));
+      const outcome = await registerClient({ clients, clock, limits }, body, clientAddress(request, server, config.trustProxy));
       if (outcome.kind === "created") return json(201, outcome.body);
       const error = { error: "temporarily_unavailable", error_description: outcome.description };
       return json(outcome.status, error, { "retry-after": String(outcome.retryAfter) });

@@ -5,14 +5,14 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
-import { ATTEMPT_LIMIT, connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/connect.ts";
+import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { widestAccess } from "../oauth/access.ts";
 import { OAuthError } from "../oauth/errors.ts";
 import { throttled } from "../oauth/purge.ts";
-import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
+import { admitAuthorize } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
-import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
+import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
 import { redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
@@ -27,7 +27,9 @@ import { limitedBody } from "./form-body.ts";
 export interface SetupRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
   clients: ClientRegistry;
-  store: Pick<Store, "grants" | "pending" | "limits" | "purgeExpired">;
+  store: Pick<Store, "grants" | "pending" | "purgeExpired">;
+  /** The limits of authorize and connect, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -102,21 +104,17 @@ async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, c
 
 export function setupRoutes(deps: SetupRouteOptions) {
   const { config, store, clients, clock, log } = deps;
-  const { grants, pending, limits } = store;
-  // Bucket names key the events in the store: every instance on one store counts in the same ones.
-  const limiter = new StoreLimiter(limits, "connect-failures", CONNECT_LIMIT);
-  const attempts = new StoreLimiter(limits, "connect-attempts", ATTEMPT_LIMIT);
-  const authorizeLimits = { pending, rate: new StoreLimiter(limits, "authorize", AUTHORIZE_RATE), clock };
+  const { grants, pending } = store;
+  const { limits } = deps;
+  const authorizeLimits = { pending, limits, clock };
   // Expired rows go at most once a minute on the requests that create them (tests drive it with
   // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
   const purge = throttled(clock, 60_000, async () => {
     await store.purgeExpired();
-    await limiter.sweep();
-    await attempts.sweep();
-    await authorizeLimits.rate.sweep();
+    for (const limiter of Object.values(limits)) await limiter.sweep();
   });
   const connectDeps = {
-    config, grants, pending, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
+    config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
   };
 
   return new Elysia({ name: "setup" })

@@ -10,18 +10,10 @@ import {
 } from "./errors.ts";
 import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
-import type { Limiter } from "./rate-limit.ts";
+import type { Limiters } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
 
 export const TOKEN_TTL_SECONDS = 2_592_000; // docs/contract.md §2.3: 30 days
-
-/**
- * Failed client authentications per client address (IPv6 by /64) before the token endpoint answers
- * 429 to that address: guessing a 32+ character secret is hopeless anyway, so this bounds the noise
- * and work of trying, and is loose enough that a client sharing an address with a misconfigured one
- * is rarely refused (docs/oauth.md §5).
- */
-export const CLIENT_AUTH_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 export interface TokenFields {
   grant_type?: string;
@@ -108,11 +100,13 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
 }
 
 /**
- * exchangeCode behind CLIENT_AUTH_LIMIT for `clientKey`: the slot is reserved first (so concurrent
+ * exchangeCode behind the "token-client-auth" limit (limits.ts) for `clientKey`: the slot is reserved first (so concurrent
  * guesses cannot race past the limit) and kept only when client authentication failed.
  */
-export async function exchangeCodeLimited(deps: ExchangeDeps & { clientFailures: Limiter }, f: TokenFields, clientKey: string): Promise<TokenResponse> {
-  const slot = await deps.clientFailures.reserve([clientKey]);
+export async function exchangeCodeLimited(
+  deps: ExchangeDeps & { limits: Pick<Limiters, "token-client-auth"> }, f: TokenFields, clientKey: string,
+): Promise<TokenResponse> {
+  const slot = await deps.limits["token-client-auth"].reserve([clientKey]);
   if ("retryAfter" in slot) {
     throw new OAuthError("temporarily_unavailable",
       `Too many failed client authentications from this address. Wait ${slot.retryAfter} seconds, then try again.`, 429,

@@ -3,9 +3,12 @@
 import { countRows } from "../support/stores.ts";
 import { describe, expect, test } from "bun:test";
 import { hashSecret } from "../../src/store/crypto.ts";
-import { CLIENT_IDLE_MS, EVICT_UNUSED_AFTER_MS, MAX_CLIENTS, REGISTER_LIMIT } from "../../src/oauth/registration.ts";
+import { LIMITS } from "../../src/oauth/limits.ts";
+import { CLIENT_IDLE_MS, EVICT_UNUSED_AFTER_MS, MAX_CLIENTS } from "../../src/oauth/registration.ts";
 import { testApp } from "../support/app.ts";
 import { LOOPBACK, register, registerOk } from "../oauth/register-flow.ts";
+
+const REGISTER_LIMIT = LIMITS.register;
 
 /** Today's document, byte for byte, as served with registration off (base URL http://localhost; RFC 9207 `iss` included). */
 const SEED_METADATA = '{"issuer":"http://localhost","authorization_endpoint":"http://localhost/oauth/authorize",' +
