@@ -4,7 +4,6 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { InvalidRequestError } from "../oauth/errors.ts";
-import { throttled } from "../oauth/purge.ts";
 import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
 import { exchangeCodeLimited } from "../oauth/token-exchange.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
@@ -45,7 +44,6 @@ const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/to
 export function oauthRoutes(deps: OAuthRouteOptions) {
   const parse = limitedBody(deps.formBodyMs);
   const { grants } = deps.store;
-  const sweep = throttled(deps.clock, 60_000, () => deps.limits["token-client-auth"].sweep());
   return new Elysia({ name: "oauth" })
     // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
     .onRequest(({ request, set }) => {
@@ -59,7 +57,6 @@ export function oauthRoutes(deps: OAuthRouteOptions) {
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      await sweep();
       const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
       return exchangeCodeLimited({ ...deps, grants }, body, key);
     }, { body: TokenBody, parse })

@@ -4,7 +4,6 @@ import { Elysia, t } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
-import { throttled } from "../oauth/purge.ts";
 import type { Limiters } from "../oauth/rate-limit.ts";
 import { RegistrationError, registerClient } from "../oauth/registration.ts";
 import { clientAddress } from "./client-address.ts";
@@ -34,13 +33,8 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 export function registerRoutes(deps: RegisterRouteOptions) {
   if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
   const { clients, clock, config, limits } = deps;
-  const purge = throttled(clock, 60_000, async () => {
-    await clients.store.purgeExpired();
-    await limits.register.sweep();
-  });
   return new Elysia({ name: "register" })
     .post("/oauth/register", async ({ body, request, server }) => {
-      await purge();
       // RFC 7591 §3.1: the client metadata is a JSON document.
       if (mediaType(request) !== "application/json") {
         throw new RegistrationError("invalid_client_metadata", "send the client metadata as application/json");

@@ -9,7 +9,6 @@ import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { widestAccess } from "../oauth/access.ts";
 import { OAuthError } from "../oauth/errors.ts";
-import { throttled } from "../oauth/purge.ts";
 import { admitAuthorize } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
@@ -27,7 +26,7 @@ import { limitedBody } from "./form-body.ts";
 export interface SetupRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
   clients: ClientRegistry;
-  store: Pick<Store, "grants" | "pending" | "purgeExpired">;
+  store: Pick<Store, "grants" | "pending">;
   /** The limits of authorize and connect, from the table (src/oauth/limits.ts). */
   limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
   clock: Clock;
@@ -107,19 +106,12 @@ export function setupRoutes(deps: SetupRouteOptions) {
   const { grants, pending } = store;
   const { limits } = deps;
   const authorizeLimits = { pending, limits, clock };
-  // Expired rows go at most once a minute on the requests that create them (tests drive it with
-  // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
-  const purge = throttled(clock, 60_000, async () => {
-    await store.purgeExpired();
-    for (const limiter of Object.values(limits)) await limiter.sweep();
-  });
   const connectDeps = {
     config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
   };
 
   return new Elysia({ name: "setup" })
     .get("/oauth/authorize", async ({ request, server }) => {
-      await purge();
       let req: AuthorizeRequest;
       try {
         req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
@@ -135,7 +127,6 @@ export function setupRoutes(deps: SetupRouteOptions) {
       return setupPage(req, await asking(clients, req.clientId), ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
-      await purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
     }, { body: ConnectBody, parse: limitedBody(deps.formBodyMs) });

@@ -17,8 +17,6 @@ export interface Limiter {
    * before any counts.
    */
   reserve(keys: string[]): Promise<Slot | { retryAfter: number }>;
-  /** Forget events that left the window (the table stays bounded under a spray of addresses). */
-  sweep(): Promise<void>;
 }
 
 /** A Limiter over the store's events; `bucket` names the limit, so limits with equal keys stay apart. */
@@ -42,6 +40,7 @@ export class StoreLimiter implements Limiter {
     };
   }
 
+  /** Forget events that left the window (the table stays bounded under a spray of addresses): purge.ts. */
   sweep(): Promise<void> {
     return this.store.sweep(this.bucket, this.opts.windowMs);
   }
