@@ -2,6 +2,7 @@
 // generic 500: no stack or internal message ever reaches the client.
 import type { Logger } from "../log.ts";
 import { OAuthError } from "../oauth/errors.ts";
+import { json, jsonNoStore } from "./responses.ts";
 
 /** An expected failure with a status and a message safe to show. */
 export class AppError extends Error {
@@ -14,13 +15,6 @@ export class AppError extends Error {
     super(message);
     this.name = "AppError";
   }
-}
-
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
 }
 
 function validationSummary(error: unknown): string {
@@ -36,7 +30,7 @@ export function mapError(code: string | number, error: unknown, log: Logger, pat
   const cause = (error as { cause?: unknown } | null)?.cause;
   if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
   if (error instanceof OAuthError) {
-    return json(error.status, error.toJSON(), { "cache-control": "no-store", ...error.headers });
+    return jsonNoStore(error.status, error.toJSON(), error.headers);
   }
   if (error instanceof AppError) {
     return json(error.status, { error: error.code, error_description: error.message }, error.headers);

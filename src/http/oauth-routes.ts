@@ -10,6 +10,7 @@ import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
+import { noStore } from "./responses.ts";
 
 /** What /oauth/token and /oauth/revoke need; src/http/app.ts builds it from the app's dependencies. */
 export interface OAuthRouteOptions {
@@ -38,20 +39,12 @@ function tokenOf(body: unknown): string | null {
   return typeof token === "string" && token ? token : null;
 }
 
-/** RFC 6749 §5.1: token responses and their errors must not be cached; nor may the setup pages. */
-const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
-
 export function oauthRoutes(deps: OAuthRouteOptions) {
   const parse = limitedBody(deps.formBodyMs);
   const { grants } = deps.store;
   return new Elysia({ name: "oauth" })
-    // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
-    .onRequest(({ request, set }) => {
-      if (!NO_STORE_PATHS.has(new URL(request.url).pathname)) return;
-      set.headers["cache-control"] = "no-store";
-      set.headers.pragma = "no-cache";
-    })
-    .as("global")
+    // RFC 6749 §5.1: token responses and their errors must not be cached; the revocation answer neither.
+    .use(noStore(["/oauth/token", "/oauth/revoke"]))
     .post("/oauth/token", async ({ body, request, server }) => {
       // RFC 6749 §4.1.3: the request is application/x-www-form-urlencoded.
       if (mediaType(request) !== "application/x-www-form-urlencoded") {

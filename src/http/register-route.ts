@@ -8,6 +8,7 @@ import type { Limiters } from "../oauth/rate-limit.ts";
 import { RegistrationError, registerClient } from "../oauth/registration.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
+import { jsonNoStore } from "./responses.ts";
 
 /** What /oauth/register needs; src/http/app.ts builds it from the app's dependencies. */
 export interface RegisterRouteOptions {
@@ -20,16 +21,6 @@ export interface RegisterRouteOptions {
   formBodyMs: number;
 }
 
-/** The response carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1). */
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...NO_STORE, ...headers },
-  });
-}
-
 export function registerRoutes(deps: RegisterRouteOptions) {
   if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
   const { clients, clock, config, limits } = deps;
@@ -40,8 +31,9 @@ export function registerRoutes(deps: RegisterRouteOptions) {
         throw new RegistrationError("invalid_client_metadata", "send the client metadata as application/json");
       }
       const outcome = await registerClient({ clients, clock, limits }, body, clientAddress(request, server, config.trustProxy));
-      if (outcome.kind === "created") return json(201, outcome.body);
+      // It carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1).
+      if (outcome.kind === "created") return jsonNoStore(201, outcome.body);
       const error = { error: "temporarily_unavailable", error_description: outcome.description };
-      return json(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
+      return jsonNoStore(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
     }, { body: t.Unknown(), parse: limitedBody(deps.formBodyMs) });
 }

@@ -16,11 +16,12 @@ import { redirectHost, redirectOrigin } from "../oauth/redirects.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { ErrorPage } from "../views/error-page.tsx";
-import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
+import { contentSecurityPolicy, newNonce } from "../views/page.ts";
 import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
 import { prefersJson } from "./accept.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody } from "./form-body.ts";
+import { html, jsonNoStore, noStore, seeOther } from "./responses.ts";
 
 /** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
 export interface SetupRouteOptions {
@@ -47,16 +48,11 @@ const ConnectBody = t.Object({
 });
 
 function authorizeError(request: Request, err: OAuthError, extra: Record<string, string> = {}): Response {
-  if (prefersJson(request.headers.get("accept"))) {
-    return new Response(JSON.stringify(err.toJSON()), {
-      status: err.status,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...extra },
-    });
-  }
+  if (prefersJson(request.headers.get("accept"))) return jsonNoStore(err.status, err.toJSON(), extra);
   const nonce = newNonce();
   const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
-  const html = ErrorPage({ nonce, title, message: err.description, code: err.error });
-  return htmlResponse(html, err.status, contentSecurityPolicy(nonce, "none"), extra);
+  const page = ErrorPage({ nonce, title, message: err.description, code: err.error });
+  return html(page, err.status, contentSecurityPolicy(nonce, "none"), extra);
 }
 
 /** 429 + Retry-After (RFC 6585 §4), never the form. */
@@ -76,19 +72,19 @@ function setupPage(req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: As
   values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
   const nonce = newNonce();
   const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
-  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
-  return htmlResponse(html, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
+  const page = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
+  return html(page, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
 }
 
 function errorPage(status: number, title: string, message: string): Response {
   const nonce = newNonce();
-  return htmlResponse(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
+  return html(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
 }
 
 async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, clients: ClientRegistry): Promise<Response> {
   switch (outcome.kind) {
-    case "redirect": // 303, never 307: the browser must not re-send the password (RFC 9110 §15.4.4)
-      return new Response(null, { status: 303, headers: { location: outcome.location, "cache-control": "no-store" } });
+    case "redirect":
+      return seeOther(outcome.location);
     case "expired":
       return errorPage(400, "This connection request has expired", "The setup page is valid for 10 minutes and can be used once.");
     case "forbidden":
@@ -111,6 +107,8 @@ export function setupRoutes(deps: SetupRouteOptions) {
   };
 
   return new Elysia({ name: "setup" })
+    // The setup pages and their errors are never cached (docs/oauth.md §7).
+    .use(noStore(["/oauth/authorize", "/oauth/connect"]))
     .get("/oauth/authorize", async ({ request, server }) => {
       let req: AuthorizeRequest;
       try {
