@@ -1,7 +1,7 @@
 // Every error becomes an HTTP response here, in one place. Unknown errors are logged and become a
 // generic 500: no stack or internal message ever reaches the client.
 import type { Logger } from "../log.ts";
-import { OAuthError } from "../oauth/errors.ts";
+import { fromSdkError, OAuthProblem } from "../oauth/errors.ts";
 import { json, jsonNoStore } from "./responses.ts";
 
 /** An expected failure with a status and a message safe to show. */
@@ -28,8 +28,10 @@ function validationSummary(error: unknown): string {
 export function mapError(code: string | number, error: unknown, log: Logger, path: string): Response {
   // A body parser of ours threw (e.g. a body over its limit): Elysia wraps that as PARSE with a cause.
   const cause = (error as { cause?: unknown } | null)?.cause;
-  if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
-  if (error instanceof OAuthError) {
+  if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthProblem || fromSdkError(cause))) error = cause;
+  // The SDK's own OAuthError (its auth helpers throw it) gets the same RFC 6749 answer as ours.
+  error = fromSdkError(error) ?? error;
+  if (error instanceof OAuthProblem) {
     return jsonNoStore(error.status, error.toJSON(), error.headers);
   }
   if (error instanceof AppError) {

@@ -8,7 +8,7 @@ import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../oau
 import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { widestAccess } from "../oauth/access.ts";
-import { OAuthError } from "../oauth/errors.ts";
+import { OAuthProblem } from "../oauth/errors.ts";
 import { admitAuthorize } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
@@ -47,7 +47,7 @@ const ConnectBody = t.Object({
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
 
-function authorizeError(request: Request, err: OAuthError, extra: Record<string, string> = {}): Response {
+function authorizeError(request: Request, err: OAuthProblem, extra: Record<string, string> = {}): Response {
   if (prefersJson(request.headers.get("accept"))) return jsonNoStore(err.status, err.toJSON(), extra);
   const nonce = newNonce();
   const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
@@ -57,7 +57,7 @@ function authorizeError(request: Request, err: OAuthError, extra: Record<string,
 
 /** 429 + Retry-After (RFC 6585 §4), never the form. */
 function tooManyAuthorizes(request: Request, retryAfter: number): Response {
-  const err = new OAuthError("temporarily_unavailable",
+  const err = new OAuthProblem("temporarily_unavailable",
     `Too many sign-ins were started from your network. Wait ${retryAfter} seconds, then try again.`, 429);
   return authorizeError(request, err, { "retry-after": String(retryAfter) });
 }
@@ -114,7 +114,7 @@ export function setupRoutes(deps: SetupRouteOptions) {
       try {
         req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
       } catch (err) {
-        if (err instanceof OAuthError) return authorizeError(request, err);
+        if (err instanceof OAuthProblem) return authorizeError(request, err);
         throw err;
       }
       // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.

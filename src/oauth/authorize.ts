@@ -3,7 +3,7 @@
 // report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "./clients.ts";
-import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
+import { InvalidRequestError, InvalidScopeError, OAuthProblem, UnauthorizedClientError } from "./errors.ts";
 import { isOwnResource, SCOPES } from "./metadata.ts";
 import { isValidChallenge } from "./pkce.ts";
 
@@ -53,7 +53,7 @@ async function checkClient(p: Record<string, string | undefined>, clients: Clien
 /** RFC 7636 §4.3–§4.4.1: S256 only, and the challenge must have the S256 shape. */
 function checkPkce(p: Record<string, string | undefined>): string {
   if (p.response_type !== "code") {
-    throw new OAuthError("unsupported_response_type", "response_type must be code");
+    throw new OAuthProblem("unsupported_response_type", "response_type must be code");
   }
   if (!p.code_challenge || !isValidChallenge(p.code_challenge)) {
     throw new InvalidRequestError("code_challenge must be BASE64URL(SHA256(code_verifier)): 43 base64url characters");
@@ -73,12 +73,12 @@ function checkScope(p: Record<string, string | undefined>): string | null {
 function checkResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
   if (p.resource === undefined) return null;
   if (!isOwnResource(baseUrl, p.resource)) {
-    throw new OAuthError("invalid_target", `resource must be ${baseUrl}/mcp`);
+    throw new OAuthProblem("invalid_target", `resource must be ${baseUrl}/mcp`);
   }
   return p.resource;
 }
 
-/** All checks in the order of docs/contract.md §5; throws an OAuthError (status 400, or 401 for a wrong client_id). */
+/** All checks in the order of docs/contract.md §5; throws an OAuthProblem (status 400, or 401 for a wrong client_id). */
 export async function validateAuthorize(params: URLSearchParams, config: Pick<Config, "baseUrl">, clients: ClientRegistry): Promise<AuthorizeRequest> {
   const p = single(params);
   const { clientId, redirectUri } = await checkClient(p, clients);

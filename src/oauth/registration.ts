@@ -6,7 +6,7 @@ import { cleanLine } from "../mail/content/sanitize.ts";
 import type { ClientAuthMethod, RegisteredClient } from "../store/clients.ts";
 import { hashSecret, randomHex } from "../store/crypto.ts";
 import type { ClientRegistry } from "./clients.ts";
-import { OAuthError } from "./errors.ts";
+import { OAuthProblem } from "./errors.ts";
 import { SCOPE } from "./metadata.ts";
 import { clientKey, type Limiters } from "./rate-limit.ts";
 
@@ -22,7 +22,7 @@ const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 
 /** RFC 7591 §3.2.2: 400 with invalid_redirect_uri or invalid_client_metadata. */
-export class RegistrationError extends OAuthError {
+export class RegistrationError extends OAuthProblem {
   constructor(error: "invalid_redirect_uri" | "invalid_client_metadata", description: string) {
     super(error, description);
   }

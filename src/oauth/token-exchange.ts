@@ -1,12 +1,12 @@
 // POST /oauth/token, authorization_code grant (RFC 6749 §4.1.3–§4.1.4, RFC 7636 §4.5–§4.6, RFC 8707 §2.2).
-// Checks run in the order of docs/contract.md §7; each failure is an OAuthError in the RFC 6749 §5.2 format.
+// Checks run in the order of docs/contract.md §7; each failure is an OAuthProblem in the RFC 6749 §5.2 format.
 import type { Config } from "../config.ts";
 import { randomHex, safeEqual } from "../store/crypto.ts";
 import type { ClientRegistry, OAuthClient } from "./clients.ts";
 import type { CodeRecord, GrantStore } from "../store/grants.ts";
 import type { Clock } from "../clock.ts";
 import {
-  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError,
+  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthProblem, UnsupportedGrantTypeError,
 } from "./errors.ts";
 import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
@@ -108,7 +108,7 @@ export async function exchangeCodeLimited(
 ): Promise<TokenResponse> {
   const slot = await deps.limits["token-client-auth"].reserve([clientKey]);
   if ("retryAfter" in slot) {
-    throw new OAuthError("temporarily_unavailable",
+    throw new OAuthProblem("temporarily_unavailable",
       `Too many failed client authentications from this address. Wait ${slot.retryAfter} seconds, then try again.`, 429,
       { "retry-after": String(slot.retryAfter) });
   }
