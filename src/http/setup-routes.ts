@@ -98,11 +98,10 @@ async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, c
 }
 
 export function setupRoutes(deps: SetupRouteOptions) {
-  const { config, store, clients, clock, log } = deps;
-  const { grants, pending } = store;
-  const { limits } = deps;
+  const { config, clients, clock, log, limits } = deps;
+  const { grants, pending } = deps.store;
   const authorizeLimits = { pending, limits, clock };
-  const connectDeps = {
+  const connectDeps: ConnectDeps = {
     config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
   };
 
