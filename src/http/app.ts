@@ -3,11 +3,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { ImapPool } from "../mail/imap/pool.ts";
-import type { SessionStore } from "../mcp/sessions.ts";
-import type { LegacySession } from "../mcp/legacy-session.ts";
-import type { ToolCallLimiter } from "../mcp/call-limit.ts";
-import type { SendBudget } from "../mcp/send-budget.ts";
+import type { McpRuntime } from "../mcp/runtime.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
 import type { ConnectDeps } from "../oauth/connect.ts";
 import { storeLimiters } from "../oauth/rate-limit.ts";
@@ -36,13 +32,13 @@ export interface AppDeps {
   /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
   verifyLogin: ConnectDeps["verify"];
   /** Pooled IMAP connections, one per token; built with createMcpRuntime (src/mcp/runtime.ts). */
-  imap: ImapPool;
+  imap: McpRuntime["imap"];
   /** 2025-era MCP sessions (rows in the store, live objects cached); swept by startMcpSweeper (src/mcp/runtime.ts). */
-  sessions: SessionStore<LegacySession>;
+  sessions: McpRuntime["sessions"];
   /** Per-token concurrent tool calls (src/mcp/call-limit.ts). */
-  calls: ToolCallLimiter;
+  calls: McpRuntime["calls"];
   /** Per-token outgoing attachment bytes in flight (src/mcp/send-budget.ts). */
-  sendBudget: SendBudget;
+  sendBudget: McpRuntime["sendBudget"];
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }

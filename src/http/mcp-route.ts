@@ -26,13 +26,10 @@ import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { LastUsed } from "../oauth/last-used.ts";
 import { closeSmtp } from "../mail/smtp/pool.ts";
-import type { ImapPool } from "../mail/imap/pool.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { ToolCallLimiter } from "../mcp/call-limit.ts";
-import type { SendBudget } from "../mcp/send-budget.ts";
-import type { SessionStore } from "../mcp/sessions.ts";
+import type { McpRuntime } from "../mcp/runtime.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { liftIdleTimeout } from "./idle-lift.ts";
@@ -41,17 +38,13 @@ import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
 
 type Srv = Server<unknown> | null | undefined;
 
-/** What /mcp needs; src/http/app.ts builds it from the app's dependencies. */
-export interface McpRouteOptions {
+/** What /mcp needs (the MCP runtime's parts: src/mcp/runtime.ts); src/http/app.ts builds it from the app's dependencies. */
+export interface McpRouteOptions extends McpRuntime {
   config: Pick<Config, "clientHosts" | "baseUrl" | "extraOrigins" | "siteOrigin" | "clientId" | "version">;
   store: Pick<Store, "grants" | "activity">;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  imap: ImapPool;
-  sessions: SessionStore<LegacySession>;
-  calls: ToolCallLimiter;
-  sendBudget: SendBudget;
   timeouts?: HttpTimeouts;
 }
 
