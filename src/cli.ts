@@ -8,7 +8,7 @@ import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";
 import { activityVerb } from "./verbs/activity.ts";
 import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
-import { openStore, splitArgs, VerbError } from "./verbs/verb-args.ts";
+import { openStoreForVerb, splitArgs, VerbError } from "./verbs/verb-args.ts";
 
 type Env = Record<string, string | undefined>;
 type Out = (text: string) => void;
@@ -147,7 +147,7 @@ async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: 
     const a = splitArgs(args, verb === "activity" ? ["--grant", "--since"] : [], ["--json"]);
     if (verb === "revoke" && a.positional.length !== 1) throw new VerbError(`usage: ${command} revoke <grant-id | email address>`, 2);
     if (verb !== "revoke" && a.positional.length) throw new VerbError(`${verb} takes no argument "${a.positional[0]}"`, 2);
-    const { config, store } = await openStore(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
+    const { config, store } = await openStoreForVerb(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
     try {
       const json = a.flags.has("--json");
       if (verb === "grants") await grantsVerb(store, config, json, out);

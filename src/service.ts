@@ -6,17 +6,17 @@ import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
 import type { Logger } from "./log.ts";
+import { verifyLogin } from "./mail/imap/verify.ts";
 import { McpEndpoint } from "./mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/clients.ts";
+import { purgeExpired, startPurgeSchedule } from "./oauth/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
 import { startRevocationPoller } from "./oauth/revocation-poller.ts";
 import { TokenEvents } from "./oauth/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
-
-const PURGE_EVERY_MS = 60_000;
 
 export interface Service {
   url: string;
@@ -50,7 +50,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const stopMcp = startMcpSweeper(runtime);
   const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, mcp, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
@@ -61,22 +61,14 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     throw err;
   }
 
-  const purge = async () => {
-    try {
-      await store.purgeExpired();
-    } catch (err) {
-      log.error("purge failed", { error: (err as Error).message });
-    }
-  };
-  await purge();
-  const timer = setInterval(purge, PURGE_EVERY_MS);
-  timer.unref();
+  // The one clean-up of expired rows and rate-limit events (src/oauth/purge.ts): no route purges.
+  const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,
     port: server.port ?? config.port,
     async stop() {
-      clearInterval(timer);
+      await stopPurge();
       await poller.stop();
       await stopMcp();
       await server.stop(true);

@@ -4,8 +4,9 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { McpEndpoint } from "../mcp/transport/endpoint.ts";
-import type { VerifyLogin } from "../mail/imap/verify.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
+import type { ConnectDeps } from "../oauth/connect.ts";
+import { storeLimiters } from "../oauth/rate-limit.ts";
 import type { TokenEvents } from "../oauth/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -17,7 +18,7 @@ import { oauthRoutes } from "./oauth-routes.ts";
 import { registerRoutes } from "./register-route.ts";
 import { corsPolicy, securityHeaders } from "./security.ts";
 import { setupRoutes } from "./setup-routes.ts";
-import type { HttpTimeouts } from "./timeouts.ts";
+import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
 
 export interface AppDeps {
   config: Config;
@@ -28,16 +29,21 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** Live IMAP login check used by /oauth/connect; defaults to src/mail/imap/verify.ts (tests may inject). */
-  verifyLogin?: VerifyLogin;
+  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
+  verifyLogin: ConnectDeps["verify"];
   /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
   mcp: McpEndpoint;
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }
 
+/** Each route gets what it needs of `deps` (its options type, in its own file), nothing more. */
 export function createApp(deps: AppDeps) {
-  const { config, log } = deps;
+  const { config, store, clients, clock, log, events } = deps;
+  const timeouts = timeoutsOf(deps);
+  const formBodyMs = timeouts.formBodyMs;
+  // Every rate limit from the one table (src/oauth/limits.ts), counted in the store.
+  const limits = storeLimiters(store.limits);
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -45,10 +51,10 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(config.version))
     .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes(deps))
-    .use(oauthRoutes(deps))
-    .use(registerRoutes(deps))
-    .use(mcpRoutes(deps));
+    .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
+    .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
+    .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));
 }
 
 export type App = ReturnType<typeof createApp>;

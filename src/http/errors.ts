@@ -1,7 +1,8 @@
 // Every error becomes an HTTP response here, in one place. Unknown errors are logged and become a
 // generic 500: no stack or internal message ever reaches the client.
 import type { Logger } from "../log.ts";
-import { OAuthError } from "../oauth/errors.ts";
+import { fromSdkError, OAuthProblem } from "../oauth/errors.ts";
+import { json, jsonNoStore } from "./responses.ts";
 
 /** An expected failure with a status and a message safe to show. */
 export class AppError extends Error {
@@ -16,13 +17,6 @@ export class AppError extends Error {
   }
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers },
-  });
-}
-
 function validationSummary(error: unknown): string {
   const e = error as { all?: Array<{ path?: string; summary?: string; message?: string }> };
   const first = e.all?.[0];
@@ -34,9 +28,11 @@ function validationSummary(error: unknown): string {
 export function mapError(code: string | number, error: unknown, log: Logger, path: string): Response {
   // A body parser of ours threw (e.g. a body over its limit): Elysia wraps that as PARSE with a cause.
   const cause = (error as { cause?: unknown } | null)?.cause;
-  if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthError)) error = cause;
-  if (error instanceof OAuthError) {
-    return json(error.status, error.toJSON(), { "cache-control": "no-store", ...error.headers });
+  if (code === "PARSE" && (cause instanceof AppError || cause instanceof OAuthProblem || fromSdkError(cause))) error = cause;
+  // The SDK's own OAuthError (its auth helpers throw it) gets the same RFC 6749 answer as ours.
+  error = fromSdkError(error) ?? error;
+  if (error instanceof OAuthProblem) {
+    return jsonNoStore(error.status, error.toJSON(), error.headers);
   }
   if (error instanceof AppError) {
     return json(error.status, { error: error.code, error_description: error.message }, error.headers);

@@ -1,11 +1,12 @@
 // The OAuth POST bodies (/oauth/connect, /oauth/token, /oauth/revoke) are read with a byte limit,
 // chunked uploads included (docs/design.md §7: form bodies ≤ 64 KB), and a deadline; Elysia's own parser
 // would read any size for any time. Used as those routes' `parse` option.
-import { BodyTimeout, readLimited } from "../mcp/transport/body.ts";
+import { BodyTimeout, readLimited } from "./body-reader.ts";
 import { AppError } from "./errors.ts";
+import { NO_STORE } from "./responses.ts";
 
 const MAX_FORM_BYTES = 64 * 1024;
-const TOO_LARGE = new AppError(413, "invalid_request", "the request body is larger than 64 KB", { "cache-control": "no-store" });
+const TOO_LARGE = new AppError(413, "invalid_request", "the request body is larger than 64 KB", { ...NO_STORE });
 
 /** Form fields; a repeated name becomes an array, which the string schemas then refuse (RFC 6749 §3.1). */
 function formFields(text: string): Record<string, string | string[]> {
@@ -19,7 +20,7 @@ function formFields(text: string): Record<string, string | string[]> {
 
 /** RFC 9110 §15.5.9: 408, closing the connection (the rest of the body may still be on its way). */
 const tooSlow = (err: BodyTimeout) =>
-  new AppError(408, "invalid_request", err.message, { "cache-control": "no-store", connection: "close" });
+  new AppError(408, "invalid_request", err.message, { ...NO_STORE, connection: "close" });
 
 /** The routes' parser; a throw here reaches errors.ts as a PARSE error whose cause is the AppError. */
 export function limitedBody(deadlineMs: number) {

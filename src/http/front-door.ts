@@ -5,10 +5,14 @@ import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
 import { connectGuide } from "../views/connect-guide.ts";
 import { FrontDoor } from "../views/front-door.tsx";
-import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
-import { prefersJson } from "./setup-routes.ts";
+import { contentSecurityPolicy, newNonce } from "../views/page.ts";
+import { prefersJson } from "./accept.ts";
+import { html, jsonNoStore } from "./responses.ts";
 
-export function frontDoorRoutes(config: Config) {
+/** What the front door shows: where and how to connect (never the client secret, which it is not given). */
+export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "extraRedirectUris" | "version">;
+
+export function frontDoorRoutes(config: FrontDoorOptions) {
   const guide = connectGuide({ ...config, clientSecret: null });
   const healthUrl = `${config.baseUrl}/health`;
   const doc = {
@@ -17,10 +21,8 @@ export function frontDoorRoutes(config: Config) {
     clients: guide.clients.map((c) => ({ title: c.title.replaceAll("`", ""), steps: c.steps.map((s) => s.replaceAll("`", "")) })),
   };
   return new Elysia({ name: "front-door" }).get("/", ({ request }) => {
-    if (prefersJson(request.headers.get("accept"))) {
-      return new Response(JSON.stringify(doc), { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
-    }
+    if (prefersJson(request.headers.get("accept"))) return jsonNoStore(200, doc);
     const nonce = newNonce();
-    return htmlResponse(FrontDoor({ nonce, version: config.version, healthUrl, guide }), 200, contentSecurityPolicy(nonce, "none"));
+    return html(FrontDoor({ nonce, version: config.version, healthUrl, guide }), 200, contentSecurityPolicy(nonce, "none"));
   });
 }

@@ -12,20 +12,35 @@
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { primeSse, readJsonBody, rpcError, sendWhole } from "../mcp/transport/body.ts";
+import { primeSse, rpcError, sendWhole } from "../mcp/transport/body.ts";
+import { readJsonBody } from "./mcp-body.ts";
 import type { McpCaller, McpEndpoint } from "../mcp/transport/endpoint.ts";
 import type { InFlight } from "../mcp/transport/inflight.ts";
 import { missingScope } from "../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../oauth/bearer.ts";
 import { LastUsed } from "../oauth/last-used.ts";
-import type { AppDeps } from "./app.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Store } from "../store/store.ts";
 import { liftIdleTimeout } from "./idle-lift.ts";
 import { allowedOrigins } from "./security.ts";
-import { timeoutsOf } from "./timeouts.ts";
+import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
 
 type Srv = Server<unknown> | null | undefined;
 
-export function mcpRoutes(deps: AppDeps) {
+/** What /mcp needs; src/http/app.ts builds it from the app's dependencies. */
+export interface McpRouteOptions {
+  config: Pick<Config, "clientHosts" | "baseUrl" | "extraOrigins" | "siteOrigin">;
+  store: Pick<Store, "grants">;
+  clock: Clock;
+  log: Logger;
+  /** Answers an authenticated request (src/mcp/transport/endpoint.ts). */
+  mcp: McpEndpoint;
+  timeouts?: HttpTimeouts;
+}
+
+export function mcpRoutes(deps: McpRouteOptions) {
   const origins = allowedOrigins(deps.config);
   const lastUsed = new LastUsed(deps.clock, (grantId) => deps.store.grants.touchGrant(grantId), deps.log);
   const mcp: Mcp = { deps, origins, inflight: deps.mcp.runtime.inflight, endpoint: deps.mcp, lastUsed };
@@ -37,7 +52,7 @@ export function mcpRoutes(deps: AppDeps) {
 }
 
 interface Mcp {
-  deps: AppDeps;
+  deps: McpRouteOptions;
   origins: Set<string>;
   inflight: InFlight;
   endpoint: McpEndpoint;

@@ -1,13 +1,29 @@
 // POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
 import { InvalidRequestError } from "../oauth/errors.ts";
-import { throttled } from "../oauth/purge.ts";
-import { clientKey, StoreLimiter } from "../oauth/rate-limit.ts";
-import { CLIENT_AUTH_LIMIT, exchangeCodeLimited } from "../oauth/token-exchange.ts";
-import type { AppDeps } from "./app.ts";
+import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
+import { exchangeCodeLimited } from "../oauth/token-exchange.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
+import type { Store } from "../store/store.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
+import { noStore } from "./responses.ts";
+
+/** What /oauth/token and /oauth/revoke need; src/http/app.ts builds it from the app's dependencies. */
+export interface OAuthRouteOptions {
+  config: Pick<Config, "baseUrl" | "clientId" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "grants">;
+  /** The token endpoint's limit, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "token-client-auth">;
+  clock: Clock;
+  events: TokenEvents;
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
 
 const optional = t.Optional(t.String());
 /** Optional strings only, so the OAuth checks (not a schema error) decide which RFC 6749 error is sent. */
@@ -23,30 +39,19 @@ function tokenOf(body: unknown): string | null {
   return typeof token === "string" && token ? token : null;
 }
 
-/** RFC 6749 §5.1: token responses and their errors must not be cached; nor may the setup pages. */
-const NO_STORE_PATHS = new Set(["/oauth/authorize", "/oauth/connect", "/oauth/token", "/oauth/revoke"]);
-
-export function oauthRoutes(deps: AppDeps) {
-  const parse = limitedBody(timeoutsOf(deps).formBodyMs);
-  const { grants, limits } = deps.store;
-  const clientFailures = new StoreLimiter(limits, "token-client-auth", CLIENT_AUTH_LIMIT);
-  const sweep = throttled(deps.clock, 60_000, () => clientFailures.sweep());
+export function oauthRoutes(deps: OAuthRouteOptions) {
+  const parse = limitedBody(deps.formBodyMs);
+  const { grants } = deps.store;
   return new Elysia({ name: "oauth" })
-    // In onRequest so schema and parse errors (mapped in errors.ts) carry it too.
-    .onRequest(({ request, set }) => {
-      if (!NO_STORE_PATHS.has(new URL(request.url).pathname)) return;
-      set.headers["cache-control"] = "no-store";
-      set.headers.pragma = "no-cache";
-    })
-    .as("global")
+    // RFC 6749 §5.1: token responses and their errors must not be cached; the revocation answer neither.
+    .use(noStore(["/oauth/token", "/oauth/revoke"]))
     .post("/oauth/token", async ({ body, request, server }) => {
       // RFC 6749 §4.1.3: the request is application/x-www-form-urlencoded.
       if (mediaType(request) !== "application/x-www-form-urlencoded") {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
-      await sweep();
       const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
-      return exchangeCodeLimited({ ...deps, grants, clientFailures }, body, key);
+      return exchangeCodeLimited({ ...deps, grants }, body, key);
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; the contract uses JSON (docs/contract.md §8). Both are accepted, nothing else.

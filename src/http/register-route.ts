@@ -1,43 +1,39 @@
 // POST /oauth/register (RFC 7591 §3), only with MAILBOX_MCP_OPEN_REGISTRATION: otherwise this plugin adds
 // nothing and the path is the ordinary 404.
 import { Elysia, t } from "elysia";
-import { throttled } from "../oauth/purge.ts";
-import { StoreLimiter } from "../oauth/rate-limit.ts";
-import { REGISTER_LIMIT, RegistrationError, registerClient } from "../oauth/registration.ts";
-import type { AppDeps } from "./app.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { ClientRegistry } from "../oauth/clients.ts";
+import type { Limiters } from "../oauth/rate-limit.ts";
+import { RegistrationError, registerClient } from "../oauth/registration.ts";
 import { clientAddress } from "./client-address.ts";
 import { limitedBody, mediaType } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
+import { jsonNoStore } from "./responses.ts";
 
-/** The response carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1). */
-const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
-
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", ...NO_STORE, ...headers },
-  });
+/** What /oauth/register needs; src/http/app.ts builds it from the app's dependencies. */
+export interface RegisterRouteOptions {
+  config: Pick<Config, "openRegistration" | "trustProxy">;
+  clients: ClientRegistry;
+  /** The registration limit, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "register">;
+  clock: Clock;
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
 }
 
-export function registerRoutes(deps: AppDeps) {
+export function registerRoutes(deps: RegisterRouteOptions) {
   if (!deps.config.openRegistration) return new Elysia({ name: "register-off" });
-  const { clients, clock, config } = deps;
-  // In the store: the limit holds across every instance sharing it.
-  const limiter = new StoreLimiter(deps.store.limits, "register", REGISTER_LIMIT);
-  const purge = throttled(clock, 60_000, async () => {
-    await clients.store.purgeExpired();
-    await limiter.sweep();
-  });
+  const { clients, clock, config, limits } = deps;
   return new Elysia({ name: "register" })
     .post("/oauth/register", async ({ body, request, server }) => {
-      await purge();
       // RFC 7591 §3.1: the client metadata is a JSON document.
       if (mediaType(request) !== "application/json") {
         throw new RegistrationError("invalid_client_metadata", "send the client metadata as application/json");
       }
-      const outcome = await registerClient({ clients, clock, limiter }, body, clientAddress(request, server, config.trustProxy));
-      if (outcome.kind === "created") return json(201, outcome.body);
+      const outcome = await registerClient({ clients, clock, limits }, body, clientAddress(request, server, config.trustProxy));
+      // It carries a client secret (sometimes): never cached, like a token response (RFC 6749 §5.1).
+      if (outcome.kind === "created") return jsonNoStore(201, outcome.body);
       const error = { error: "temporarily_unavailable", error_description: outcome.description };
-      return json(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
-    }, { body: t.Unknown(), parse: limitedBody(timeoutsOf(deps).formBodyMs) });
+      return jsonNoStore(outcome.status, error, { "retry-after": String(outcome.retryAfter) });
+    }, { body: t.Unknown(), parse: limitedBody(deps.formBodyMs) });
 }

@@ -12,7 +12,7 @@ export const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
 } as const;
 
-export function allowedOrigins(config: Config): Set<string> {
+export function allowedOrigins(config: Pick<Config, "clientHosts" | "baseUrl" | "extraOrigins" | "siteOrigin">): Set<string> {
   const [a, b] = config.clientHosts;
   const origins = [`https://${a}`, `https://${b}`, config.baseUrl, ...config.extraOrigins];
   if (config.siteOrigin) origins.push(config.siteOrigin);

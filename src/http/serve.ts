@@ -3,10 +3,11 @@
 // Headers and bodies are never logged.
 import type { Server } from "bun";
 import type { Logger } from "../log.ts";
-import { MCP_BODY_LIMIT } from "../mcp/transport/body.ts";
+import { MCP_BODY_LIMIT } from "./mcp-body.ts";
 import type { App } from "./app.ts";
-import { internalError, json } from "./errors.ts";
+import { internalError } from "./errors.ts";
 import { pathOf, wellFormedHost } from "./host-header.ts";
+import { json } from "./responses.ts";
 import { SECURITY_HEADERS } from "./security.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./timeouts.ts";
 

@@ -1,26 +1,43 @@
 // GET /oauth/authorize (validate, store the pending request, render the setup form) and
 // POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
-import { clientAddress } from "./client-address.ts";
-import { limitedBody } from "./form-body.ts";
-import { timeoutsOf } from "./timeouts.ts";
 import { Elysia, t } from "elysia";
-import { verifyLogin } from "../mail/imap/verify.ts";
-import { validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
-import { ATTEMPT_LIMIT, connectMailbox, type ConnectOutcome } from "../oauth/connect.ts";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../oauth/authorize.ts";
+import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../oauth/connect.ts";
 import type { ConnectFields } from "../oauth/connect-form.ts";
 import { widestAccess } from "../oauth/access.ts";
-import { OAuthError } from "../oauth/errors.ts";
-import { throttled } from "../oauth/purge.ts";
-import { admitAuthorize, AUTHORIZE_RATE } from "../oauth/authorize-limit.ts";
+import { OAuthProblem } from "../oauth/errors.ts";
+import { admitAuthorize } from "../oauth/authorize-limit.ts";
 import type { ClientRegistry } from "../oauth/clients.ts";
-import { clientKey, CONNECT_LIMIT, StoreLimiter } from "../oauth/rate-limit.ts";
+import { clientKey, type Limiters } from "../oauth/rate-limit.ts";
 import { redirectHost, redirectOrigin } from "../oauth/redirects.ts";
+import type { TokenEvents } from "../oauth/token-events.ts";
+import type { Store } from "../store/store.ts";
 import { ErrorPage } from "../views/error-page.tsx";
-import { contentSecurityPolicy, htmlResponse, newNonce } from "../views/page.ts";
+import { contentSecurityPolicy, newNonce } from "../views/page.ts";
 import { SetupForm, type AskingClient } from "../views/setup-form.tsx";
-import type { AppDeps } from "./app.ts";
+import { prefersJson } from "./accept.ts";
+import { clientAddress } from "./client-address.ts";
+import { limitedBody } from "./form-body.ts";
+import { html, jsonNoStore, noStore, seeOther } from "./responses.ts";
 
-const PENDING_TTL_MS = 10 * 60_000; // docs/design.md §3
+/** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
+export interface SetupRouteOptions {
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "grants" | "pending">;
+  /** The limits of authorize and connect, from the table (src/oauth/limits.ts). */
+  limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
+  clock: Clock;
+  log: Logger;
+  events: TokenEvents;
+  /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
+  verifyLogin: ConnectDeps["verify"];
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
 
 const optional = t.Optional(t.String());
 /** All optional strings: our own checks (connect-form.ts) decide and re-render the form. */
@@ -30,30 +47,17 @@ const ConnectBody = t.Object({
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
 });
 
-/** docs/design.md §3: JSON when Accept names application/json before text/html. */
-export function prefersJson(accept: string | null): boolean {
-  const a = (accept ?? "").toLowerCase();
-  const json = a.indexOf("application/json");
-  const html = a.indexOf("text/html");
-  return json >= 0 && (html < 0 || json < html);
-}
-
-function authorizeError(request: Request, err: OAuthError, extra: Record<string, string> = {}): Response {
-  if (prefersJson(request.headers.get("accept"))) {
-    return new Response(JSON.stringify(err.toJSON()), {
-      status: err.status,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...extra },
-    });
-  }
+function authorizeError(request: Request, err: OAuthProblem, extra: Record<string, string> = {}): Response {
+  if (prefersJson(request.headers.get("accept"))) return jsonNoStore(err.status, err.toJSON(), extra);
   const nonce = newNonce();
   const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
-  const html = ErrorPage({ nonce, title, message: err.description, code: err.error });
-  return htmlResponse(html, err.status, contentSecurityPolicy(nonce, "none"), extra);
+  const page = ErrorPage({ nonce, title, message: err.description, code: err.error });
+  return html(page, err.status, contentSecurityPolicy(nonce, "none"), extra);
 }
 
 /** 429 + Retry-After (RFC 6585 §4), never the form. */
 function tooManyAuthorizes(request: Request, retryAfter: number): Response {
-  const err = new OAuthError("temporarily_unavailable",
+  const err = new OAuthProblem("temporarily_unavailable",
     `Too many sign-ins were started from your network. Wait ${retryAfter} seconds, then try again.`, 429);
   return authorizeError(request, err, { "retry-after": String(retryAfter) });
 }
@@ -68,19 +72,19 @@ function setupPage(req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: As
   values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
   const nonce = newNonce();
   const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
-  const html = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
-  return htmlResponse(html, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
+  const page = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
+  return html(page, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
 }
 
 function errorPage(status: number, title: string, message: string): Response {
   const nonce = newNonce();
-  return htmlResponse(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
+  return html(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
 }
 
 async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, clients: ClientRegistry): Promise<Response> {
   switch (outcome.kind) {
-    case "redirect": // 303, never 307: the browser must not re-send the password (RFC 9110 §15.4.4)
-      return new Response(null, { status: 303, headers: { location: outcome.location, "cache-control": "no-store" } });
+    case "redirect":
+      return seeOther(outcome.location);
     case "expired":
       return errorPage(400, "This connection request has expired", "The setup page is valid for 10 minutes and can be used once.");
     case "forbidden":
@@ -93,33 +97,23 @@ async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, c
   }
 }
 
-export function setupRoutes(deps: AppDeps) {
-  const { config, store, clients, clock, log } = deps;
-  const { grants, pending, limits } = store;
-  // Bucket names key the events in the store: every instance on one store counts in the same ones.
-  const limiter = new StoreLimiter(limits, "connect-failures", CONNECT_LIMIT);
-  const attempts = new StoreLimiter(limits, "connect-attempts", ATTEMPT_LIMIT);
-  const authorizeLimits = { pending, rate: new StoreLimiter(limits, "authorize", AUTHORIZE_RATE), clock };
-  // Expired rows go at most once a minute on the requests that create them (tests drive it with
-  // the clock); src/service.ts also purges on a timer so an idle server does not keep them.
-  const purge = throttled(clock, 60_000, async () => {
-    await store.purgeExpired();
-    await limiter.sweep();
-    await attempts.sweep();
-    await authorizeLimits.rate.sweep();
-  });
-  const connectDeps = {
-    config, grants, pending, log, limiter, attempts, inflight: { count: 0 }, verify: deps.verifyLogin ?? verifyLogin, events: deps.events,
+export function setupRoutes(deps: SetupRouteOptions) {
+  const { config, clients, clock, log, limits } = deps;
+  const { grants, pending } = deps.store;
+  const authorizeLimits = { pending, limits, clock };
+  const connectDeps: ConnectDeps = {
+    config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
   };
 
   return new Elysia({ name: "setup" })
+    // The setup pages and their errors are never cached (docs/oauth.md §7).
+    .use(noStore(["/oauth/authorize", "/oauth/connect"]))
     .get("/oauth/authorize", async ({ request, server }) => {
-      await purge();
       let req: AuthorizeRequest;
       try {
         req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
       } catch (err) {
-        if (err instanceof OAuthError) return authorizeError(request, err);
+        if (err instanceof OAuthProblem) return authorizeError(request, err);
         throw err;
       }
       // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.
@@ -130,8 +124,7 @@ export function setupRoutes(deps: AppDeps) {
       return setupPage(req, await asking(clients, req.clientId), ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
-      await purge();
       const ip = clientAddress(request, server, config.trustProxy);
       return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
-    }, { body: ConnectBody, parse: limitedBody(timeoutsOf(deps).formBodyMs) });
+    }, { body: ConnectBody, parse: limitedBody(deps.formBodyMs) });
 }

@@ -3,10 +3,8 @@
 // anyone could fill the table and lock every person, the real one included, out of signing in.
 import type { Clock } from "../clock.ts";
 import type { PendingStore } from "../store/pending.ts";
-import type { Limiter } from "./rate-limit.ts";
+import type { Limiters } from "./rate-limit.ts";
 
-/** Authorize requests one client (IPv4 address or IPv6 /64) may make: a person needs a handful. */
-export const AUTHORIZE_RATE = { max: 30, windowMs: 60_000 };
 /** Pending requests one client may hold at once (each lives 10 minutes). */
 export const MAX_PENDING_PER_CLIENT = 50;
 /** Pending requests kept at once, across all clients. */
@@ -15,8 +13,8 @@ export const MAX_PENDING = 10_000;
 export interface AuthorizeLimitDeps {
   /** The store's view of pending requests: counts and the biggest holder. */
   pending: Pick<PendingStore, "count" | "heldBy" | "topHolder" | "dropOldest">;
-  /** AUTHORIZE_RATE per client key. */
-  rate: Limiter;
+  /** Authorize requests per client key (limits.ts). */
+  limits: Pick<Limiters, "authorize">;
   clock: Clock;
 }
 
@@ -34,7 +32,7 @@ function untilFirstExpiry(deps: AuthorizeLimitDeps, firstExpiry: number | null):
  * bounds how many that can be: docs/oauth.md §5).
  */
 export async function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string): Promise<{ retryAfter: number } | null> {
-  const slot = await deps.rate.reserve([clientKey]);
+  const slot = await deps.limits.authorize.reserve([clientKey]);
   if ("retryAfter" in slot) return slot;
   const held = await deps.pending.heldBy(clientKey);
   if (held.count >= MAX_PENDING_PER_CLIENT) return { retryAfter: untilFirstExpiry(deps, held.firstExpiry) };

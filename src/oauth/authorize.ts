@@ -3,7 +3,7 @@
 // report every failure to the person instead (401 for a wrong client_id, 400 otherwise).
 import type { Config } from "../config.ts";
 import type { ClientRegistry } from "./clients.ts";
-import { InvalidRequestError, InvalidScopeError, OAuthError, UnauthorizedClientError } from "./errors.ts";
+import { InvalidRequestError, InvalidScopeError, OAuthProblem, UnauthorizedClientError } from "./errors.ts";
 import { SCOPES } from "../scopes.ts";
 import { isOwnResource } from "./metadata.ts";
 import { isValidChallenge } from "./pkce.ts";
@@ -18,6 +18,9 @@ export interface AuthorizeRequest {
   /** The scope asked for (values checked, order kept), or null when none was: caps the form's access choice. */
   scope: string | null;
 }
+
+/** A validated request waits this long for its setup form to be submitted (docs/design.md §3). */
+export const PENDING_TTL_MS = 10 * 60_000;
 
 const MAX_STATE = 2048;
 const SINGLE = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state", "scope", "resource"];
@@ -51,7 +54,7 @@ async function checkClient(p: Record<string, string | undefined>, clients: Clien
 /** RFC 7636 §4.3–§4.4.1: S256 only, and the challenge must have the S256 shape. */
 function checkPkce(p: Record<string, string | undefined>): string {
   if (p.response_type !== "code") {
-    throw new OAuthError("unsupported_response_type", "response_type must be code");
+    throw new OAuthProblem("unsupported_response_type", "response_type must be code");
   }
   if (!p.code_challenge || !isValidChallenge(p.code_challenge)) {
     throw new InvalidRequestError("code_challenge must be BASE64URL(SHA256(code_verifier)): 43 base64url characters");
@@ -71,13 +74,13 @@ function checkScope(p: Record<string, string | undefined>): string | null {
 function checkResource(p: Record<string, string | undefined>, baseUrl: string): string | null {
   if (p.resource === undefined) return null;
   if (!isOwnResource(baseUrl, p.resource)) {
-    throw new OAuthError("invalid_target", `resource must be ${baseUrl}/mcp`);
+    throw new OAuthProblem("invalid_target", `resource must be ${baseUrl}/mcp`);
   }
   return p.resource;
 }
 
-/** All checks in the order of docs/contract.md §5; throws an OAuthError (status 400, or 401 for a wrong client_id). */
-export async function validateAuthorize(params: URLSearchParams, config: Config, clients: ClientRegistry): Promise<AuthorizeRequest> {
+/** All checks in the order of docs/contract.md §5; throws an OAuthProblem (status 400, or 401 for a wrong client_id). */
+export async function validateAuthorize(params: URLSearchParams, config: Pick<Config, "baseUrl">, clients: ClientRegistry): Promise<AuthorizeRequest> {
   const p = single(params);
   const { clientId, redirectUri } = await checkClient(p, clients);
   const codeChallenge = checkPkce(p);

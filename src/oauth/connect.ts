@@ -11,7 +11,7 @@ import type { PendingRequest, PendingStore } from "../store/pending.ts";
 import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { accountHostProblem, type Resolver } from "../mail/net/host-policy.ts";
-import { connectKeys, type Limiter, type Slot } from "./rate-limit.ts";
+import { connectKeys, type Limiters, type Slot } from "./rate-limit.ts";
 import { successRedirect } from "./redirects.ts";
 import type { TokenEvents } from "./token-events.ts";
 
@@ -26,14 +26,12 @@ export const CODE_TTL_MS = 5 * 60_000;
 export const GRANTS_PER_LOGIN = 5;
 
 export interface ConnectDeps {
-  config: Config;
+  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId">;
   grants: GrantStore;
   pending: PendingStore;
   log: Logger;
-  /** Failed logins: 5 per 15 minutes per client, mailbox and login (docs/design.md §3). */
-  limiter: Limiter;
-  /** Every mail-server attempt per client, whatever its outcome (ATTEMPT_LIMIT). */
-  attempts: Limiter;
+  /** Failed logins per client, mailbox and login; every mail-server attempt per client (limits.ts). */
+  limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   /** Live IMAP checks running now on this instance, across all clients (a bound on this process's sockets). */
   inflight: { count: number };
   verify: VerifyLogin;
@@ -42,11 +40,7 @@ export interface ConnectDeps {
   resolve?: Resolver;
 }
 
-/**
- * Beyond the failed-login limit: each attempt opens a connection to a host the visitor chose, so
- * an unauthenticated visitor must not make this server a port scanner or a connection flood.
- */
-export const ATTEMPT_LIMIT = { max: 30, windowMs: 15 * 60_000 };
+/** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
 export const MAX_INFLIGHT_LOGINS = 16;
 
 export type ConnectOutcome =
@@ -73,9 +67,9 @@ const tooMany = (pending: PendingRequest, retryAfter: number) =>
  * reach the mail server past a limit of 5.
  */
 async function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
-  const failure = await deps.limiter.reserve(keys);
+  const failure = await deps.limits["connect-failures"].reserve(keys);
   if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
-  const attempt = await deps.attempts.reserve(keys.slice(0, 1));
+  const attempt = await deps.limits["connect-attempts"].reserve(keys.slice(0, 1));
   if ("retryAfter" in attempt) {
     await failure.release();
     return { refused: tooMany(pending, attempt.retryAfter) };

@@ -1,19 +1,15 @@
-// Sliding-window limiters for the unauthenticated endpoints (docs/design.md §3, §7; docs/oauth.md §5): e.g. at
-// most 5 failed mail-server logins per 15 minutes per client IP, per mailbox address and per login.
-// The events live in the store (src/store/limits.ts), so every limit holds across all the instances
-// sharing it, not per process; the routes use only the `Limiter` interface.
+// Sliding-window limiters for the unauthenticated endpoints (docs/design.md §3, §7; docs/oauth.md §5), one
+// per entry of the table in limits.ts. The events live in the store (src/store/limits.ts), so every
+// limit holds across all the instances sharing it, not per process; the use cases see only `Limiter`.
 import type { LimitStore, Window } from "../store/limits.ts";
-
-export type RateLimitOptions = Window;
-
-export const CONNECT_LIMIT: RateLimitOptions = { max: 5, windowMs: 15 * 60_000 };
+import { LIMIT_NAMES, LIMITS, type LimitName } from "./limits.ts";
 
 /** A slot taken under every key of an attempt. Kept, it counts; released, it is as if never taken. */
 export interface Slot {
   release(): Promise<void>;
 }
 
-/** What the routes need of a limiter. */
+/** What the use cases need of a limiter. */
 export interface Limiter {
   /**
    * Takes a slot under every key at once, or says how many seconds to wait (RFC 9110 §10.2.3).
@@ -21,16 +17,14 @@ export interface Limiter {
    * before any counts.
    */
   reserve(keys: string[]): Promise<Slot | { retryAfter: number }>;
-  /** Forget events that left the window (the table stays bounded under a spray of addresses). */
-  sweep(): Promise<void>;
 }
 
 /** A Limiter over the store's events; `bucket` names the limit, so limits with equal keys stay apart. */
 export class StoreLimiter implements Limiter {
   constructor(
     private readonly store: LimitStore,
-    private readonly bucket: string,
-    private readonly opts: RateLimitOptions = CONNECT_LIMIT,
+    private readonly bucket: LimitName,
+    private readonly opts: Window = LIMITS[bucket],
   ) {}
 
   async reserve(keys: string[]): Promise<Slot | { retryAfter: number }> {
@@ -46,9 +40,20 @@ export class StoreLimiter implements Limiter {
     };
   }
 
+  /** Forget events that left the window (the table stays bounded under a spray of addresses): purge.ts. */
   sweep(): Promise<void> {
     return this.store.sweep(this.bucket, this.opts.windowMs);
   }
+}
+
+/** One limiter per limit of the table, by its name. */
+export type Limiters = Record<LimitName, Limiter>;
+
+/** The limiters of every limit in the table, over the store's events. */
+export function storeLimiters(store: LimitStore): Limiters {
+  const limiters = {} as Limiters;
+  for (const name of LIMIT_NAMES) limiters[name] = new StoreLimiter(store, name);
+  return limiters;
 }
 
 /** The first four hextets of an IPv6 address: one subscriber usually holds a whole /64. */

@@ -7,11 +7,9 @@ import type { ClientAuthMethod, RegisteredClient } from "../store/clients.ts";
 import { hashSecret, randomHex } from "../store/crypto.ts";
 import { READ_WRITE_SCOPE } from "../scopes.ts";
 import type { ClientRegistry } from "./clients.ts";
-import { OAuthError } from "./errors.ts";
-import { clientKey, type Limiter, type RateLimitOptions } from "./rate-limit.ts";
+import { OAuthProblem } from "./errors.ts";
+import { clientKey, type Limiters } from "./rate-limit.ts";
 
-/** Registrations per client address (IPv6 by /64) in a sliding window; every POST counts. */
-export const REGISTER_LIMIT: RateLimitOptions = { max: 10, windowMs: 60 * 60_000 };
 /** Live registrations at most, across all clients. */
 export const MAX_CLIENTS = 1000;
 /** A registration with no grant for this long expires (a token lives 30 days too, so none is left). */
@@ -24,7 +22,7 @@ const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 
 /** RFC 7591 §3.2.2: 400 with invalid_redirect_uri or invalid_client_metadata. */
-export class RegistrationError extends OAuthError {
+export class RegistrationError extends OAuthProblem {
   constructor(error: "invalid_redirect_uri" | "invalid_client_metadata", description: string) {
     super(error, description);
   }
@@ -104,7 +102,8 @@ export function registrationResponse(client: RegisteredClient, secret: string | 
 export interface RegisterDeps {
   clients: ClientRegistry;
   clock: Clock;
-  limiter: Limiter;
+  /** Registrations per client address (IPv6 by /64), every POST counted (limits.ts). */
+  limits: Pick<Limiters, "register">;
 }
 
 export type RegisterOutcome =
@@ -120,7 +119,7 @@ async function hasRoom(deps: RegisterDeps): Promise<boolean> {
 
 export async function registerClient(deps: RegisterDeps, body: unknown, clientIp: string): Promise<RegisterOutcome> {
   // Every registration counts, accepted or not: the slot is kept (the limit holds across instances).
-  const slot = await deps.limiter.reserve([clientKey(clientIp)]);
+  const slot = await deps.limits.register.reserve([clientKey(clientIp)]);
   if ("retryAfter" in slot) {
     return { kind: "refused", status: 429, retryAfter: slot.retryAfter, description: "too many registrations from this address" };
   }

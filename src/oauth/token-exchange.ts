@@ -1,27 +1,19 @@
 // POST /oauth/token, authorization_code grant (RFC 6749 §4.1.3–§4.1.4, RFC 7636 §4.5–§4.6, RFC 8707 §2.2).
-// Checks run in the order of docs/contract.md §7; each failure is an OAuthError in the RFC 6749 §5.2 format.
+// Checks run in the order of docs/contract.md §7; each failure is an OAuthProblem in the RFC 6749 §5.2 format.
 import type { Config } from "../config.ts";
 import { randomHex, safeEqual } from "../store/crypto.ts";
 import type { ClientRegistry, OAuthClient } from "./clients.ts";
 import type { CodeRecord, GrantStore } from "../store/grants.ts";
 import type { Clock } from "../clock.ts";
 import {
-  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthError, UnsupportedGrantTypeError,
+  InvalidClientError, InvalidGrantError, InvalidRequestError, InvalidTargetError, OAuthProblem, UnsupportedGrantTypeError,
 } from "./errors.ts";
 import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
-import type { Limiter } from "./rate-limit.ts";
+import type { Limiters } from "./rate-limit.ts";
 import type { TokenEvents } from "./token-events.ts";
 
 export const TOKEN_TTL_SECONDS = 2_592_000; // docs/contract.md §2.3: 30 days
-
-/**
- * Failed client authentications per client address (IPv6 by /64) before the token endpoint answers
- * 429 to that address: guessing a 32+ character secret is hopeless anyway, so this bounds the noise
- * and work of trying, and is loose enough that a client sharing an address with a misconfigured one
- * is rarely refused (docs/oauth.md §5).
- */
-export const CLIENT_AUTH_LIMIT = { max: 10, windowMs: 15 * 60_000 };
 
 export interface TokenFields {
   grant_type?: string;
@@ -41,7 +33,7 @@ export interface TokenResponse {
 }
 
 export interface ExchangeDeps {
-  config: Config;
+  config: Pick<Config, "baseUrl" | "clientId">;
   grants: GrantStore;
   clients: ClientRegistry;
   clock: Clock;
@@ -108,13 +100,15 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
 }
 
 /**
- * exchangeCode behind CLIENT_AUTH_LIMIT for `clientKey`: the slot is reserved first (so concurrent
+ * exchangeCode behind the "token-client-auth" limit (limits.ts) for `clientKey`: the slot is reserved first (so concurrent
  * guesses cannot race past the limit) and kept only when client authentication failed.
  */
-export async function exchangeCodeLimited(deps: ExchangeDeps & { clientFailures: Limiter }, f: TokenFields, clientKey: string): Promise<TokenResponse> {
-  const slot = await deps.clientFailures.reserve([clientKey]);
+export async function exchangeCodeLimited(
+  deps: ExchangeDeps & { limits: Pick<Limiters, "token-client-auth"> }, f: TokenFields, clientKey: string,
+): Promise<TokenResponse> {
+  const slot = await deps.limits["token-client-auth"].reserve([clientKey]);
   if ("retryAfter" in slot) {
-    throw new OAuthError("temporarily_unavailable",
+    throw new OAuthProblem("temporarily_unavailable",
       `Too many failed client authentications from this address. Wait ${slot.retryAfter} seconds, then try again.`, 429,
       { "retry-after": String(slot.retryAfter) });
   }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config, Settings } from "../config.ts";
 import { CLIENT_IDLE_MS } from "../oauth/registration.ts";
 import { DB_FILE } from "../store/data-dir.ts";
-import { KeyMismatchError, openStore as openStoreAt, SchemaMismatchError, type Store } from "../store/store.ts";
+import { KeyMismatchError, openStore, SchemaMismatchError, type Store } from "../store/store.ts";
 
 export type Out = (text: string) => void;
 
@@ -58,14 +58,14 @@ export function splitArgs(args: string[], optionNames: string[], flagNames: stri
  * the data dir. A data dir without a store means the server never ran there: say so rather than
  * create an empty one under the wrong directory.
  */
-export async function openStore(settings: Settings, prepare: (s: Settings) => Config): Promise<{ config: Config; store: Store }> {
+export async function openStoreForVerb(settings: Settings, prepare: (s: Settings) => Config): Promise<{ config: Config; store: Store }> {
   const path = join(settings.dataDir, DB_FILE);
   if (!settings.databaseUrl && !existsSync(path)) {
     throw new VerbError(`no store at ${path}: start the server once there, or give the same --data-dir (MAILBOX_MCP_DATA_DIR) as the server`);
   }
   const config = prepare(settings);
   try {
-    const store = await openStoreAt({
+    const store = await openStore({
       databaseUrl: config.databaseUrl, sqlitePath: path, masterKey: config.secretKey, clock: Date.now, clientIdleMs: CLIENT_IDLE_MS,
       role: "tool",
     });

@@ -1,5 +1,5 @@
-// HTML responses for the setup flow: no-store, and a strict CSP with a per-response nonce.
-// form-action: 'self' plus the validated redirect_uri's origin, because browsers apply form-action to
+// The pages' Content-Security-Policy: strict, with a per-response nonce (the answer itself, never
+// cached: src/http/responses.ts html). form-action: 'self' plus the validated redirect_uri's origin, because browsers apply form-action to
 // the 303 that follows the POST (STACK-NOTES; CSP3 §6.3.1); never 'self' alone.
 import { randomBytes } from "node:crypto";
 
@@ -19,22 +19,4 @@ export function contentSecurityPolicy(nonce: string, formActionOrigin: string | 
   if (formActionOrigin === "none") directives.push("form-action 'none'");
   else if (formActionOrigin) directives.push(`form-action 'self' ${formActionOrigin}`);
   return directives.join("; ");
-}
-
-export function htmlResponse(
-  html: string,
-  status: number,
-  csp: string,
-  extra: Record<string, string> = {},
-): Response {
-  return new Response(html, {
-    status,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      pragma: "no-cache",
-      "content-security-policy": csp,
-      ...extra,
-    },
-  });
 }

@@ -3,11 +3,14 @@
 // sheds its biggest holder instead of refusing everyone. MAILBOX_MCP_TRUST_PROXY lets a test be
 // many addresses through X-Forwarded-For.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AUTHORIZE_RATE, MAX_PENDING, MAX_PENDING_PER_CLIENT } from "../../src/oauth/authorize-limit.ts";
+import { MAX_PENDING, MAX_PENDING_PER_CLIENT } from "../../src/oauth/authorize-limit.ts";
+import { LIMITS } from "../../src/oauth/limits.ts";
 import { testApp } from "../support/app.ts";
 import { getHarness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { authorize, authorizeQuery, newVerifier, obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
+
+const AUTHORIZE_RATE = LIMITS.authorize;
 
 const from = (ip: string) => ({ "x-forwarded-for": ip });
 const open = (app: Handler, ip: string) => authorize(app, authorizeQuery(newVerifier()), from(ip));

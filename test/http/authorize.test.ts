@@ -1,5 +1,6 @@
 // GET /oauth/authorize: each failed check, the JSON/HTML choice, the form, its headers, escaping, expiry.
 import { describe, expect, test } from "bun:test";
+import { purgeExpired } from "../../src/oauth/purge.ts";
 import { testApp } from "../support/app.ts";
 import { countRows } from "../support/stores.ts";
 import { byOutcome } from "../support/each.ts";
@@ -147,11 +148,13 @@ describe("GET /oauth/authorize success", () => {
     expect(await res.text()).toContain("expired");
   });
 
-  test("expired pending requests are purged on a later request", async () => {
-    const { app, clock, db } = testApp();
+  test("expired pending requests are purged by the purge (src/service.ts runs it every minute)", async () => {
+    const { app, clock, db, store } = testApp();
     await authorize(app, authorizeQuery(verifier));
     clock.advance(11 * 60_000);
     await authorize(app, authorizeQuery(verifier));
+    expect(await countRows(db, "pending_requests")).toBe(2);
+    await purgeExpired(store);
     expect(await countRows(db, "pending_requests")).toBe(1);
   });
 });

@@ -2,14 +2,17 @@
 // /oauth/connect, beyond the failed-login limit (connect.test.ts).
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../../src/http/app.ts";
-import { ATTEMPT_LIMIT, MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
+import { MAX_INFLIGHT_LOGINS } from "../../src/oauth/connect.ts";
+import { LIMITS } from "../../src/oauth/limits.ts";
 import { MailError } from "../../src/mail/errors.ts";
-import { CONNECT_LIMIT } from "../../src/oauth/rate-limit.ts";
 import { freePort } from "../support/dovecot.ts";
 import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
+
+const CONNECT_LIMIT = LIMITS["connect-failures"];
+const ATTEMPT_LIMIT = LIMITS["connect-attempts"];
 
 async function start(app: Handler) {
   const page = await authorize(app, authorizeQuery(newVerifier()));

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { OAuthError as SdkOAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import { createApp } from "../../src/http/app.ts";
 import { SECURITY_HEADERS } from "../../src/http/security.ts";
 import { testApp, testDeps } from "../support/app.ts";
@@ -110,5 +111,31 @@ describe("errors", () => {
     expect(JSON.parse(text)).toEqual({ error: "server_error", error_description: "internal error" });
     expectSecurityHeaders(res);
     expect(deps.log.lines.join("\n")).toContain("secret internal detail");
+  });
+
+  test("the MCP SDK's OAuthError is an RFC 6749 error answer, not a 500; its server_error stays a generic 500", async () => {
+    const deps = testDeps();
+    const thrown = (code: string, message: string) => () => { throw new SdkOAuthError(code, message); };
+    const app2 = createApp(deps)
+      .get("/grant", thrown(OAuthErrorCode.InvalidGrant, "the code is gone"))
+      .get("/client", thrown(OAuthErrorCode.InvalidClient, "who are you"))
+      .get("/token", thrown(OAuthErrorCode.InvalidToken, "expired"))
+      .get("/server", thrown(OAuthErrorCode.ServerError, "db password wrong"));
+    const get = (path: string) => app2.handle(new Request(`http://localhost${path}`));
+
+    const grant = await get("/grant");
+    expect(grant.status).toBe(400);
+    expect(await grant.json()).toEqual({ error: "invalid_grant", error_description: "the code is gone" });
+    expect([grant.headers.get("cache-control"), grant.headers.get("pragma")]).toEqual(["no-store", "no-cache"]);
+    expectSecurityHeaders(grant);
+    expect((await get("/client")).status).toBe(401);
+    const token = await get("/token");
+    expect(token.status).toBe(401);
+    expect(token.headers.get("www-authenticate")).toBe('Bearer error="invalid_token"');
+
+    const server = await get("/server");
+    expect(server.status).toBe(500);
+    expect(await server.json()).toEqual({ error: "server_error", error_description: "internal error" });
+    expect(deps.log.lines.join("\n")).toContain("db password wrong");
   });
 });

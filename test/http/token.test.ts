@@ -3,9 +3,11 @@ import { describe, expect, test } from "bun:test";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
-import { CLIENT_AUTH_LIMIT } from "../../src/oauth/token-exchange.ts";
+import { LIMITS } from "../../src/oauth/limits.ts";
 import { byOutcome } from "../support/each.ts";
 import { newVerifier, obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
+
+const CLIENT_AUTH_LIMIT = LIMITS["token-client-auth"];
 
 const INVALID_GRANT = "The authorization code is invalid, expired, or failed PKCE verification";
 

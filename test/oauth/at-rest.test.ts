@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../../src/store/db.ts";
+import { purgeExpired } from "../../src/oauth/purge.ts";
 import { migrate } from "../../src/store/schema.ts";
 import { storesOver } from "../../src/store/store.ts";
 import { LOOPBACK, registerOk } from "./register-flow.ts";
@@ -103,12 +104,13 @@ describe("nothing secret at rest", () => {
     await db.close();
   });
 
-  test("expired codes and tokens are purged on later OAuth requests (clock)", async () => {
+  test("expired codes and tokens are purged by the purge the service runs every minute (clock)", async () => {
     const h = await getHarness();
-    const { app, db, clock } = testApp();
+    const { app, db, clock, store } = testApp();
     await flows(app, h);
     clock.advance(30 * 24 * 3600_000);
     await authorize(app, authorizeQuery(newVerifier()));
+    await purgeExpired(store);
     for (const table of ["tokens", "codes", "grants"] as const) expect(await countRows(db, table)).toBe(0);
     expect(await countRows(db, "pending_requests")).toBe(1);
   });

@@ -10,6 +10,7 @@ import { ClientRegistry } from "../../src/oauth/clients.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
@@ -58,7 +59,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

@@ -1,8 +1,7 @@
-// Reading a /mcp POST body ourselves, so the 32 MB limit (docs/design.md §7) holds even for chunked
-// uploads, and answering errors in the JSON-RPC shape MCP clients expect.
+// /mcp bodies as MCP sees them: errors in the JSON-RPC shape MCP clients expect, the nesting bound,
+// initialize detection, and how a finished SSE answer is sent (the HTTP reading with its limit and
+// deadline is src/http/mcp-body.ts).
 import { isInitializeRequest } from "@modelcontextprotocol/server";
-
-export const MCP_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** A JSON-RPC error response with an HTTP status (the shape the SDK's transport uses too). */
 export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -10,78 +9,6 @@ export function rpcError(status: number, code: number, message: string, headers:
     status,
     headers: { "content-type": "application/json", ...headers },
   });
-}
-
-/** The body did not arrive whole within its deadline (a client sending slowly or not at all). */
-export class BodyTimeout extends Error {
-  constructor(readonly ms: number) {
-    super(`the request body did not arrive within ${Math.round(ms / 1000)} s`);
-    this.name = "BodyTimeout";
-  }
-}
-
-/**
- * The body as text, or null once it passes `limit` bytes (chunked uploads included). Throws
- * BodyTimeout when it has not arrived whole within `deadlineMs`: the idle timeout alone would let a
- * client that sends one byte every few seconds hold the request open for as long as it likes.
- */
-export async function readLimited(request: Request, limit: number, deadlineMs = Infinity): Promise<string | null> {
-  if (!request.body) return "";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    if (Number.isFinite(deadlineMs)) timer = setTimeout(() => reject(new BodyTimeout(deadlineMs)), deadlineMs);
-  });
-  try {
-    return await Promise.race([readBody(request, request.body, limit), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function readBody(request: Request, body: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
-  // A declared length is exact (Bun answers 400 to a request that also sends Transfer-Encoding), so
-  // such a body is read in one go (~0.03 ms less per /mcp request); chunked ones are counted below.
-  const declared = request.headers.get("content-length");
-  if (declared !== null) return Number(declared) <= limit ? request.text() : null;
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** The parsed JSON body, or the error Response to send (413 too large, 408 too slow, 400 not JSON). */
-export async function readJsonBody(request: Request, limit = MCP_BODY_LIMIT, deadlineMs = Infinity): Promise<{ body: unknown } | { error: Response }> {
-  const tooLarge = () => rpcError(413, -32000, `Payload Too Large: the request body must not exceed ${limit} bytes`);
-  if (Number(request.headers.get("content-length") ?? 0) > limit) return { error: tooLarge() };
-  let text: string | null;
-  try {
-    text = await readLimited(request, limit, deadlineMs);
-  } catch (err) {
-    if (!(err instanceof BodyTimeout)) throw err;
-    // RFC 9110 §15.5.9: 408, and close the connection (the rest of the body may still come).
-    return { error: rpcError(408, -32000, `Request Timeout: ${err.message}`, { connection: "close" }) };
-  }
-  if (text === null) return { error: tooLarge() };
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { error: rpcError(400, -32700, "Parse error: the body is not valid JSON") };
-  }
-  if (nestsDeeper(body, MAX_JSON_DEPTH)) {
-    return { error: rpcError(400, -32700, `Parse error: the JSON nests deeper than ${MAX_JSON_DEPTH} levels`) };
-  }
-  return { body };
 }
 
 /**
@@ -92,7 +19,7 @@ export async function readJsonBody(request: Request, limit = MCP_BODY_LIMIT, dea
 export const MAX_JSON_DEPTH = 64;
 
 /** Walked with an explicit stack: the check must not recurse either. */
-function nestsDeeper(value: unknown, max: number): boolean {
+export function nestsDeeper(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
