@@ -4,16 +4,16 @@ import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { createApp } from "./http/app.ts";
 import { serve } from "./http/serve.ts";
-import { DEFAULT_HTTP_TIMEOUTS } from "./http/timeouts.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "./http/body/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { McpEndpoint } from "./mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
-import { ClientRegistry } from "./oauth/clients.ts";
-import { purgeExpired, startPurgeSchedule } from "./oauth/purge.ts";
-import { CLIENT_IDLE_MS } from "./oauth/registration.ts";
-import { startRevocationPoller } from "./oauth/revocation-poller.ts";
-import { TokenEvents } from "./oauth/token-events.ts";
+import { ClientRegistry } from "./oauth/protocol/clients.ts";
+import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
+import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
+import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";
+import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
@@ -25,7 +25,7 @@ export interface Service {
 }
 
 export interface ServiceOptions {
-  /** How often the store's revocation signal is polled (src/oauth/revocation-poller.ts); tests shorten it. */
+  /** How often the store's revocation signal is polled (src/oauth/lifecycle/revocation-poller.ts); tests shorten it. */
   revocationPollMs?: number;
 }
 
@@ -61,7 +61,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     throw err;
   }
 
-  // The one clean-up of expired rows and rate-limit events (src/oauth/purge.ts): no route purges.
+  // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
   const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
 
   return {

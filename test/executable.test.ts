@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SECURITY_HEADERS } from "../src/http/security.ts";
+import { SECURITY_HEADERS } from "../src/http/plugins/security.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./support/app.ts";
 import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";

@@ -4,27 +4,27 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { McpEndpoint } from "../mcp/transport/endpoint.ts";
-import type { ClientRegistry } from "../oauth/clients.ts";
-import type { ConnectDeps } from "../oauth/connect.ts";
-import { storeLimiters } from "../oauth/rate-limit.ts";
-import type { TokenEvents } from "../oauth/token-events.ts";
+import type { ClientRegistry } from "../oauth/protocol/clients.ts";
+import type { ConnectDeps } from "../oauth/setup/connect.ts";
+import { storeLimiters } from "../oauth/limits/rate-limit.ts";
+import type { TokenEvents } from "../oauth/lifecycle/token-events.ts";
 import type { Store } from "../store/store.ts";
-import { discoveryRoutes } from "./discovery.ts";
-import { frontDoorRoutes } from "./front-door.ts";
-import { mapError } from "./errors.ts";
-import { healthRoutes } from "./health.ts";
-import { mcpRoutes } from "./mcp-route.ts";
-import { oauthRoutes } from "./oauth-routes.ts";
-import { registerRoutes } from "./register-route.ts";
-import { corsPolicy, securityHeaders } from "./security.ts";
-import { setupRoutes } from "./setup-routes.ts";
-import { timeoutsOf, type HttpTimeouts } from "./timeouts.ts";
+import { discoveryRoutes } from "./routes/discovery.ts";
+import { frontDoorRoutes } from "./routes/front-door.ts";
+import { mapError } from "./plugins/errors.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
+import { registerRoutes } from "./routes/register.ts";
+import { corsPolicy, securityHeaders } from "./plugins/security.ts";
+import { setupRoutes } from "./routes/setup.ts";
+import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
 export interface AppDeps {
   config: Config;
   /** Grants, pending authorizations, registrations, activity, rate-limit events: shared by every instance on the same store. */
   store: Store;
-  /** The configured client and, with open registration, the registered ones (src/oauth/clients.ts). */
+  /** The configured client and, with open registration, the registered ones (src/oauth/protocol/clients.ts). */
   clients: ClientRegistry;
   clock: Clock;
   log: Logger;
@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps) {
   const { config, store, clients, clock, log, events } = deps;
   const timeouts = timeoutsOf(deps);
   const formBodyMs = timeouts.formBodyMs;
-  // Every rate limit from the one table (src/oauth/limits.ts), counted in the store.
+  // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
   const limits = storeLimiters(store.limits);
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())

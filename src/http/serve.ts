@@ -3,13 +3,13 @@
 // Headers and bodies are never logged.
 import type { Server } from "bun";
 import type { Logger } from "../log.ts";
-import { MCP_BODY_LIMIT } from "./mcp-body.ts";
+import { MCP_BODY_LIMIT } from "./body/mcp.ts";
 import type { App } from "./app.ts";
-import { internalError } from "./errors.ts";
-import { pathOf, wellFormedHost } from "./host-header.ts";
+import { internalError } from "./plugins/errors.ts";
+import { pathOf, wellFormedHost } from "./plugins/host-header.ts";
 import { json } from "./responses.ts";
-import { SECURITY_HEADERS } from "./security.ts";
-import { DEFAULT_HTTP_TIMEOUTS } from "./timeouts.ts";
+import { SECURITY_HEADERS } from "./plugins/security.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "./body/timeouts.ts";
 
 export interface ServeOptions {
   hostname: string;

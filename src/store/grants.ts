@@ -148,7 +148,7 @@ export class GrantStore {
     return tokenHash;
   }
 
-  /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/last-used.ts). */
+  /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/lifecycle/last-used.ts). */
   async touchGrant(grantId: string): Promise<void> {
     await this.db.q`UPDATE grants SET last_used_at = ${this.clock()} WHERE id = ${grantId}`;
   }

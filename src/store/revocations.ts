@@ -1,7 +1,7 @@
 // The revocation signal between processes (docs/owner.md "Revocation signal"). Every revoked token id
 // is appended with a monotonically increasing `seq`, in the transaction that deletes its grant. A
 // running server polls after(cursor) about once a second and fires the in-process revocation event
-// (src/oauth/revocation-poller.ts), whoever revoked: this process (/oauth/revoke), `mailbox-mcp
+// (src/oauth/lifecycle/revocation-poller.ts), whoever revoked: this process (/oauth/revoke), `mailbox-mcp
 // revoke` in another one, or another instance on a shared store.
 //
 // On Postgres the revoking transaction also sends a NOTIFY (delivered on commit), and every

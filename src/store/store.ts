@@ -62,7 +62,7 @@ export interface StoreTarget {
   sqlitePath: string;
   masterKey: Uint8Array;
   clock: Clock;
-  /** A client registration without a grant for this long is gone (src/oauth/registration.ts); default 30 days. */
+  /** A client registration without a grant for this long is gone (src/oauth/protocol/registration.ts); default 30 days. */
   clientIdleMs?: number;
   /**
    * "serve" (default) migrates the schema and, on SQLite only, adopts a new master key (a lost key

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, Settings } from "../config.ts";
-import { CLIENT_IDLE_MS } from "../oauth/registration.ts";
+import { CLIENT_IDLE_MS } from "../oauth/protocol/registration.ts";
 import { DB_FILE } from "../store/data-dir.ts";
 import { KeyMismatchError, openStore, SchemaMismatchError, type Store } from "../store/store.ts";
 

@@ -1,7 +1,7 @@
 // The setup form's access choice (docs/design.md §3, docs/owner.md §3): read and write (the spec's scope,
 // the default) or read only. Plain radio buttons, so it works without JavaScript; when the client
 // asked for email:read alone, read only is the one choice offered.
-import type { Access } from "../oauth/access.ts";
+import type { Access } from "../oauth/setup/access.ts";
 
 export const READ_ONLY_TEXT = "the app can read and search but cannot send, draft, mark or move";
 

@@ -4,10 +4,10 @@
 // the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.
 // Every reflected value is escaped: text through `safe` children, attribute values through attr(), because
 // kitajs itself escapes only the double quote in attributes (STACK-NOTES).
-import type { ConnectFields } from "../oauth/connect-form.ts";
+import type { ConnectFields } from "../oauth/setup/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
-import type { Access } from "../oauth/access.ts";
+import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
 import { Layout } from "./layout.tsx";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { OAuthError as SdkOAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
 import { createApp } from "../../src/http/app.ts";
-import { SECURITY_HEADERS } from "../../src/http/security.ts";
+import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { testApp, testDeps } from "../support/app.ts";
 
 const { app } = testApp();

@@ -2,7 +2,7 @@
 // the setup page's security headers and CSP; never the client secret.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { SECURITY_HEADERS } from "../../src/http/security.ts";
+import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { launchChromium } from "../support/browser.ts";
 import { freePort } from "../support/ports.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testApp } from "../support/app.ts";

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { createApp, type App } from "../../src/http/app.ts";
-import { pathOf } from "../../src/http/host-header.ts";
-import { SECURITY_HEADERS } from "../../src/http/security.ts";
+import { pathOf } from "../../src/http/plugins/host-header.ts";
+import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { serve } from "../../src/http/serve.ts";
 import { memoryLogger } from "../../src/log.ts";
 import { testDeps } from "../support/app.ts";

@@ -5,7 +5,7 @@
 // at most 4 s; 1.5 s body deadline), never by waiting 30 s. The tests wait, so they run concurrently.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { DEFAULT_HTTP_TIMEOUTS } from "../../src/http/timeouts.ts";
+import { DEFAULT_HTTP_TIMEOUTS } from "../../src/http/body/timeouts.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";

@@ -1,7 +1,7 @@
 // Read-only grants through the real routes: the form's `access` choice, capped by the scope asked for
 // at authorize, becomes the token's scope; without a choice the seed's behaviour is unchanged.
 import { describe, expect, test } from "bun:test";
-import { chooseAccess, widestAccess } from "../../src/oauth/access.ts";
+import { chooseAccess, widestAccess } from "../../src/oauth/setup/access.ts";
 import { testApp } from "../support/app.ts";
 import { getHarness } from "../support/harness.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "../oauth/flow.ts";

@@ -1,6 +1,6 @@
 // POST /oauth/revoke (RFC 7009; SPEC: JSON {token}; always 200 {"revoked": true}).
 import { describe, expect, test } from "bun:test";
-import { checkBearer } from "../../src/oauth/bearer.ts";
+import { checkBearer } from "../../src/oauth/protocol/bearer.ts";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";

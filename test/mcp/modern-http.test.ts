@@ -1,10 +1,10 @@
-// The 2026-07-28 era of /mcp over raw HTTP (src/mcp/transport/modern.ts, src/http/mcp-route.ts): served
+// The 2026-07-28 era of /mcp over raw HTTP (src/mcp/transport/modern.ts, src/http/routes/mcp.ts): served
 // without a session; MCP-Protocol-Version, Mcp-Method and Mcp-Name checked against the body (400
 // -32020 when they disagree or are missing), an unsupported revision refused (400 -32022 with
 // data.supported), GET and DELETE refused (405); the Bearer guard, Origin check, scope check, body
 // limit and security headers as for the 2025 era.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SECURITY_HEADERS } from "../../src/http/security.ts";
+import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";

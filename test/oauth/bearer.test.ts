@@ -1,6 +1,6 @@
 // The Bearer guard used by /mcp (RFC 6750 §3, RFC 9728 §5.1, DESIGN §2).
 import { describe, expect, test } from "bun:test";
-import { checkBearer } from "../../src/oauth/bearer.ts";
+import { checkBearer } from "../../src/oauth/protocol/bearer.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
 import { obtainToken, postForm } from "./flow.ts";

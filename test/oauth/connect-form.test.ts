@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseConnectFields } from "../../src/oauth/connect-form.ts";
+import { parseConnectFields } from "../../src/oauth/setup/connect-form.ts";
 
 const custom = {
   provider: "custom", email: "me@example.org", password: "pw with spaces ",

@@ -1,7 +1,7 @@
 // Helpers for driving the OAuth flow through app.handle(): authorize, connect (against the harness
 // Dovecot), token. Shared by test/oauth and test/http.
 import { randomBytes } from "node:crypto";
-import { s256 } from "../../src/oauth/pkce.ts";
+import { s256 } from "../../src/oauth/protocol/pkce.ts";
 import type { Harness } from "../support/harness.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/app.ts";
 

@@ -1,9 +1,9 @@
 // A new connect for the same mailbox login and client revokes that login's grants beyond the
-// newest GRANTS_PER_LOGIN (src/oauth/connect.ts), through the real listening server, the real
+// newest GRANTS_PER_LOGIN (src/oauth/setup/connect.ts), through the real listening server, the real
 // OAuth flow against the harness Dovecot, and the SDK client: the replaced token's sessions close
 // (through the revocation path, which also drops its IMAP and SMTP connections) and it gets 401.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { GRANTS_PER_LOGIN } from "../../src/oauth/connect.ts";
+import { GRANTS_PER_LOGIN } from "../../src/oauth/setup/connect.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "./flow.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isValidChallenge, isValidVerifier, s256, verifierMatches } from "../../src/oauth/pkce.ts";
+import { isValidChallenge, isValidVerifier, s256, verifierMatches } from "../../src/oauth/protocol/pkce.ts";
 
 describe("PKCE S256 (RFC 7636)", () => {
   test("Appendix B test vector", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { allowedRedirectUris, isAllowedRedirect, redirectHost, redirectOrigin, successRedirect } from "../../src/oauth/redirects.ts";
+import { allowedRedirectUris, isAllowedRedirect, redirectHost, redirectOrigin, successRedirect } from "../../src/oauth/protocol/redirects.ts";
 import { testConfig } from "../support/app.ts";
 
 describe("redirect allowlist", () => {

@@ -2,9 +2,9 @@
 // starting from the newest row at start-up, in batches, and survives a failing poll.
 import { describe, expect, test } from "bun:test";
 import { memoryLogger } from "../../src/log.ts";
-import { LastUsed } from "../../src/oauth/last-used.ts";
-import { startRevocationPoller, type RevocationSource } from "../../src/oauth/revocation-poller.ts";
-import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { LastUsed } from "../../src/oauth/lifecycle/last-used.ts";
+import { startRevocationPoller, type RevocationSource } from "../../src/oauth/lifecycle/revocation-poller.ts";
+import { TokenEvents } from "../../src/oauth/lifecycle/token-events.ts";
 import { manualClock } from "../../src/clock.ts";
 import { memoryStore, openStore } from "../../src/store/store.ts";
 import { freshDatabaseUrl } from "../support/stores.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { checkBearer } from "../../src/oauth/bearer.ts";
+import { checkBearer } from "../../src/oauth/protocol/bearer.ts";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testApp } from "../support/app.ts";

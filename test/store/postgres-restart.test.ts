@@ -4,8 +4,8 @@
 // by NOTIFY. A private Postgres of its own: restarting the run's shared one would cut other tests.
 import { afterAll, expect, test } from "bun:test";
 import { memoryLogger } from "../../src/log.ts";
-import { startRevocationPoller } from "../../src/oauth/revocation-poller.ts";
-import { TokenEvents } from "../../src/oauth/token-events.ts";
+import { startRevocationPoller } from "../../src/oauth/lifecycle/revocation-poller.ts";
+import { TokenEvents } from "../../src/oauth/lifecycle/token-events.ts";
 import { openStore, type Store } from "../../src/store/store.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startPostgres, type PostgresServer } from "../support/postgres.ts";

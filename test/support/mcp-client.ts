@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.ts";
 import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
-import type { HttpTimeouts } from "../../src/http/timeouts.ts";
+import type { HttpTimeouts } from "../../src/http/body/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";

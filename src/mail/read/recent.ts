@@ -23,7 +23,7 @@ export interface RecentQuery {
 
 /**
  * The newest messages: a sequence range from the end of the folder, `limit` messages long. When
- * the folder's top UIDs are known and the server has reported no change since (./top-uids.ts),
+ * the folder's top UIDs are known and the server has reported no change since (../imap/top-uids.ts),
  * one UID FETCH does it, and its end-of-command update proves the answer current.
  */
 export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Page> {

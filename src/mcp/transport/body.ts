@@ -1,6 +1,6 @@
 // /mcp bodies as MCP sees them: errors in the JSON-RPC shape MCP clients expect, the nesting bound,
 // initialize detection, and how a finished SSE answer is sent (the HTTP reading with its limit and
-// deadline is src/http/mcp-body.ts).
+// deadline is src/http/body/mcp.ts).
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 
 /** A JSON-RPC error response with an HTTP status (the shape the SDK's transport uses too). */

@@ -4,7 +4,7 @@
 // per-process cache rebuilt from the row when missing: ./sessions.ts, ./legacy-session.ts); a
 // 2026-07-28 request (no session; `_meta` and the MCP-Protocol-Version / Mcp-Method / Mcp-Name
 // headers) is served by the SDK's per-request handler (./modern.ts). The HTTP checks before this
-// (Origin, Bearer, body, scope) are the route's (src/http/mcp-route.ts).
+// (Origin, Bearer, body, scope) are the route's (src/http/routes/mcp.ts).
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import type { ActivityLog } from "../../store/activity.ts";
@@ -23,7 +23,7 @@ export interface McpEndpointDeps {
   clientId: string;
 }
 
-/** The caller, as the Bearer check found it (src/oauth/bearer.ts). */
+/** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
 export interface McpCaller {
   token: string;
   tokenId: string;

@@ -5,7 +5,7 @@
 // revision: 400 with -32022 and data.supported), answers server/discover, and serves each request on
 // an McpServer built for it alone (src/mcp/server.ts; its tool schemas are converted once per
 // process, src/mcp/tool-schema.ts). `legacy: "reject"`: 2025-era traffic never reaches it, the
-// route sends that to the sessions (src/http/mcp-route.ts).
+// route sends that to the sessions (src/http/routes/mcp.ts).
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import { createMcpServer, type McpServerDeps } from "../server.ts";

@@ -1,0 +1,13 @@
+import { Elysia } from "elysia";
+import { protectedResourceMetadata, serverMetadata } from "../../oauth/protocol/metadata.ts";
+
+/** /oauth/meta and the well-known documents MCP clients discover (docs/design.md §2). */
+export function discoveryRoutes(baseUrl: string, openRegistration: boolean) {
+  const meta = serverMetadata(baseUrl, openRegistration);
+  const prm = protectedResourceMetadata(baseUrl);
+  return new Elysia({ name: "discovery" })
+    .get("/oauth/meta", () => meta)
+    .get("/.well-known/oauth-authorization-server", () => meta)
+    .get("/.well-known/oauth-protected-resource", () => prm)
+    .get("/.well-known/oauth-protected-resource/mcp", () => prm);
+}

@@ -1,0 +1,130 @@
+// GET /oauth/authorize (validate, store the pending request, render the setup form) and
+// POST /oauth/connect (check the mailbox login, issue the code, 303 back to the client).
+import { Elysia, t } from "elysia";
+import type { Clock } from "../../clock.ts";
+import type { Config } from "../../config.ts";
+import type { Logger } from "../../log.ts";
+import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../../oauth/protocol/authorize.ts";
+import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../../oauth/setup/connect.ts";
+import type { ConnectFields } from "../../oauth/setup/connect-form.ts";
+import { widestAccess } from "../../oauth/setup/access.ts";
+import { OAuthProblem } from "../../oauth/protocol/errors.ts";
+import { admitAuthorize } from "../../oauth/limits/authorize-limit.ts";
+import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
+import { clientKey, type Limiters } from "../../oauth/limits/rate-limit.ts";
+import { redirectHost, redirectOrigin } from "../../oauth/protocol/redirects.ts";
+import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
+import type { Store } from "../../store/store.ts";
+import { ErrorPage } from "../../views/error-page.tsx";
+import { contentSecurityPolicy, newNonce } from "../../views/page.ts";
+import { SetupForm, type AskingClient } from "../../views/setup-form.tsx";
+import { prefersJson } from "../accept.ts";
+import { clientAddress } from "../client-address.ts";
+import { limitedBody } from "../body/form.ts";
+import { html, jsonNoStore, noStore, seeOther } from "../responses.ts";
+
+/** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
+export interface SetupRouteOptions {
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  clients: ClientRegistry;
+  store: Pick<Store, "grants" | "pending">;
+  /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */
+  limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
+  clock: Clock;
+  log: Logger;
+  events: TokenEvents;
+  /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
+  verifyLogin: ConnectDeps["verify"];
+  /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
+  formBodyMs: number;
+}
+
+const optional = t.Optional(t.String());
+/** All optional strings: our own checks (connect-form.ts) decide and re-render the form. */
+const ConnectBody = t.Object({
+  request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
+  username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
+  smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional,
+});
+
+function authorizeError(request: Request, err: OAuthProblem, extra: Record<string, string> = {}): Response {
+  if (prefersJson(request.headers.get("accept"))) return jsonNoStore(err.status, err.toJSON(), extra);
+  const nonce = newNonce();
+  const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
+  const page = ErrorPage({ nonce, title, message: err.description, code: err.error });
+  return html(page, err.status, contentSecurityPolicy(nonce, "none"), extra);
+}
+
+/** 429 + Retry-After (RFC 6585 §4), never the form. */
+function tooManyAuthorizes(request: Request, retryAfter: number): Response {
+  const err = new OAuthProblem("temporarily_unavailable",
+    `Too many sign-ins were started from your network. Wait ${retryAfter} seconds, then try again.`, 429);
+  return authorizeError(request, err, { "retry-after": String(retryAfter) });
+}
+
+/** Who is asking, for the form (a client deleted since authorize is named like the configured one: by host). */
+async function asking(clients: ClientRegistry, clientId: string | null): Promise<AskingClient> {
+  const client = clientId ? await clients.find(clientId) : null;
+  return client?.registered ? { registered: true, name: client.name } : { registered: false };
+}
+
+function setupPage(req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: AskingClient, ids: { requestId: string; csrfToken: string },
+  values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
+  const nonce = newNonce();
+  const { password: _never, request_id: _r, csrf_token: _c, ...kept } = values;
+  const page = SetupForm({ nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error });
+  return html(page, status, contentSecurityPolicy(nonce, redirectOrigin(req.redirectUri)), extra);
+}
+
+function errorPage(status: number, title: string, message: string): Response {
+  const nonce = newNonce();
+  return html(ErrorPage({ nonce, title, message }), status, contentSecurityPolicy(nonce, "none"));
+}
+
+async function connectResponse(outcome: ConnectOutcome, fields: ConnectFields, clients: ClientRegistry): Promise<Response> {
+  switch (outcome.kind) {
+    case "redirect":
+      return seeOther(outcome.location);
+    case "expired":
+      return errorPage(400, "This connection request has expired", "The setup page is valid for 10 minutes and can be used once.");
+    case "forbidden":
+      return errorPage(403, "This form could not be verified", "The form's security token is missing or wrong.");
+    case "form": {
+      const ids = { requestId: fields.request_id!, csrfToken: fields.csrf_token! };
+      const extra: Record<string, string> = outcome.retryAfter ? { "retry-after": String(outcome.retryAfter) } : {};
+      return setupPage(outcome.pending, await asking(clients, outcome.pending.clientId), ids, fields, outcome.status, outcome.message, extra);
+    }
+  }
+}
+
+export function setupRoutes(deps: SetupRouteOptions) {
+  const { config, clients, clock, log, limits } = deps;
+  const { grants, pending } = deps.store;
+  const authorizeLimits = { pending, limits, clock };
+  const connectDeps: ConnectDeps = {
+    config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events,
+  };
+
+  return new Elysia({ name: "setup" })
+    // The setup pages and their errors are never cached (docs/oauth.md §7).
+    .use(noStore(["/oauth/authorize", "/oauth/connect"]))
+    .get("/oauth/authorize", async ({ request, server }) => {
+      let req: AuthorizeRequest;
+      try {
+        req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
+      } catch (err) {
+        if (err instanceof OAuthProblem) return authorizeError(request, err);
+        throw err;
+      }
+      // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.
+      const key = clientKey(clientAddress(request, server, config.trustProxy));
+      const refused = await admitAuthorize(authorizeLimits, key);
+      if (refused) return tooManyAuthorizes(request, refused.retryAfter);
+      const ids = await pending.create(req, PENDING_TTL_MS, key);
+      return setupPage(req, await asking(clients, req.clientId), ids, {});
+    })
+    .post("/oauth/connect", async ({ body, request, server }) => {
+      const ip = clientAddress(request, server, config.trustProxy);
+      return connectResponse(await connectMailbox(connectDeps, body, ip), body, clients);
+    }, { body: ConnectBody, parse: limitedBody(deps.formBodyMs) });
+}

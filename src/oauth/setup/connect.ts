@@ -1,0 +1,158 @@
+// POST /oauth/connect without the HTTP: the pending request, CSRF, input, rate limit, private hosts,
+// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
+import type { Config } from "../../config.ts";
+import type { Logger } from "../../log.ts";
+import { encodeAccount, type MailAccount } from "../../mail/account.ts";
+import { MailError } from "../../mail/errors.ts";
+import type { VerifyLogin } from "../../mail/imap/verify.ts";
+import { randomString } from "../../store/crypto.ts";
+import type { GrantStore } from "../../store/grants.ts";
+import type { PendingRequest, PendingStore } from "../../store/pending.ts";
+import { chooseAccess, scopeFor } from "./access.ts";
+import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
+import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
+import { successRedirect } from "../protocol/redirects.ts";
+import type { TokenEvents } from "../lifecycle/token-events.ts";
+
+export const CODE_LENGTH = 48; // docs/contract.md §2.2
+export const CODE_TTL_MS = 5 * 60_000;
+/**
+ * Grants one mailbox login keeps through one client: a new connect revokes the older ones beyond
+ * this (docs/decisions.md "Per-account limits"). Five covers one person's devices and apps
+ * (Claude on the web and desktop, Claude Code on two machines, an inspector) without letting
+ * repeated connects pile up tokens, each able to hold its own sessions and connections.
+ */
+export const GRANTS_PER_LOGIN = 5;
+
+export interface ConnectDeps {
+  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId">;
+  grants: GrantStore;
+  pending: PendingStore;
+  log: Logger;
+  /** Failed logins per client, mailbox and login; every mail-server attempt per client (limits.ts). */
+  limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
+  /** Live IMAP checks running now on this instance, across all clients (a bound on this process's sockets). */
+  inflight: { count: number };
+  verify: VerifyLogin;
+  /** Revocation fan-out, for the grants a new connect replaces. */
+  events: TokenEvents;
+  resolve?: Resolver;
+}
+
+/** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
+export const MAX_INFLIGHT_LOGINS = 16;
+
+export type ConnectOutcome =
+  | { kind: "redirect"; location: string }
+  | { kind: "expired" }
+  | { kind: "forbidden" }
+  | { kind: "form"; status: 400 | 401 | 429 | 502 | 503; message: string; pending: PendingRequest; retryAfter?: number };
+
+const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, message: string, retryAfter?: number): ConnectOutcome =>
+  ({ kind: "form", status, message, pending, retryAfter });
+
+/** The slots one admitted attempt holds until it knows its outcome. */
+interface Admission {
+  failure: Slot;
+  attempt: Slot;
+}
+
+const tooMany = (pending: PendingRequest, retryAfter: number) =>
+  form(pending, 429, `Too many sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
+
+/**
+ * Whether this attempt may go to the mail server; if so its slots are taken now, before anything
+ * is awaited. Checking first and counting after the login let 12 concurrent wrong passwords all
+ * reach the mail server past a limit of 5.
+ */
+async function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
+  const failure = await deps.limits["connect-failures"].reserve(keys);
+  if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
+  const attempt = await deps.limits["connect-attempts"].reserve(keys.slice(0, 1));
+  if ("retryAfter" in attempt) {
+    await failure.release();
+    return { refused: tooMany(pending, attempt.retryAfter) };
+  }
+  if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
+    await failure.release();
+    await attempt.release();
+    return { refused: form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5) };
+  }
+  return { failure, attempt };
+}
+
+/**
+ * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
+ * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
+ */
+async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+  try {
+    await deps.verify(account);
+    await slots.failure.release();
+    return null;
+  } catch (err) {
+    if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
+    if (!(err instanceof MailError)) throw err;
+    deps.log.warn("mailbox login failed", { provider: account.provider, kind: err.kind });
+    return form(pending, err.kind === "auth" ? 401 : 502, err.message);
+  }
+}
+
+/** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
+async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+  const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
+  if (problem) {
+    await slots.failure.release();
+    await slots.attempt.release(); // never reached a mail server
+    return form(pending, problem.reason === "unresolvable" ? 502 : 400, problem.message);
+  }
+  return tryLogin(deps, account, slots, pending);
+}
+
+/**
+ * The mailbox login a grant is for: the login name at the IMAP server. Host names and, in practice,
+ * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
+ * Grants are replaced per login *and client* (the configured one, or a registered one).
+ */
+function loginOf(account: MailAccount): string {
+  return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
+}
+
+export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, clientIp: string): Promise<ConnectOutcome> {
+  const pending = fields.request_id ? await deps.pending.get(fields.request_id) : null;
+  if (!pending) return { kind: "expired" };
+  if (!fields.csrf_token || !deps.pending.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
+  const parsed = parseConnectFields(fields);
+  if (!parsed.ok) return form(pending, 400, parsed.message);
+  const access = chooseAccess(fields.access, pending.scope);
+  if (!access.ok) return form(pending, 400, access.message);
+  const account: MailAccount = {
+    ...parsed.account,
+    requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
+  };
+  const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
+  const admitted = await admit(deps, keys, pending);
+  if ("refused" in admitted) return admitted.refused;
+  deps.inflight.count++;
+  let failed: ConnectOutcome | null;
+  try {
+    failed = await checkAndLogin(deps, account, admitted, pending);
+  } catch (err) {
+    await admitted.failure.release();
+    throw err;
+  } finally {
+    deps.inflight.count--;
+  }
+  if (failed) return failed;
+  const code = randomString(CODE_LENGTH);
+  const clientId = pending.clientId ?? deps.config.clientId;
+  const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
+  // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
+  const info = { clientId, scope: scopeFor(access.access), label: { email: account.email, host: account.imap.host } };
+  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
+  // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
+  await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
+  deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
+  return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
+}
