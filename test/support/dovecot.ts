@@ -7,6 +7,7 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
 import { freePort, probe } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
 
 export interface MailUser { user: string; pass: string; email: string }
@@ -188,6 +189,7 @@ async function stopProcess(proc: Bun.Subprocess): Promise<void> {
 }
 
 export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotServer> {
+  refuseInUnitRun("Dovecot");
   dovecotBinary(); // fail fast with the install hint
   const id = identity();
   const sep = opts.separator ?? "/";

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConnection } from "node:net";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
 
 /** True when something accepts TCP connections on 127.0.0.1:port. */
@@ -67,6 +68,7 @@ export function haproxyConfig(port: number, backends: number[], opts: HaproxyOpt
 
 /** `port`: where it listens (default a free one), e.g. the port the instances' base URL names. */
 export async function startHaproxy(backends: number[], port?: number, opts: HaproxyOptions = {}): Promise<Haproxy> {
+  refuseInUnitRun("haproxy");
   const bin = Bun.which("haproxy", { PATH: `${process.env.PATH}:/usr/sbin` });
   if (!bin) throw new Error(HAPROXY_INSTALL_HINT);
   const dir = mkdtempSync(join(process.env.MAILBOX_TEST_TMPDIR ?? tmpdir(), "mailbox-mcp-haproxy-"));

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
 
 const LAUNCHER = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
@@ -28,6 +29,7 @@ async function drain(stream: ReadableStream<Uint8Array>, sink: string[]): Promis
 }
 
 export async function startInspector(serverUrl: string, timeoutMs = 30_000): Promise<Inspector> {
+  refuseInUnitRun("MCP Inspector");
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const home = mkdtempSync(join(tmpdir(), "mailbox-mcp-inspector-"));
