@@ -120,7 +120,7 @@ async function sizeRatio(m: McpCaller, imap: ImapFlow): Promise<void> {
   console.log(`  (a folder switch is the server's own cost: EXAMINE ${LARGE} then ${SMALL}, directly: p50 ${ms(median)} ms)`);
 }
 
-// "Before" is after the timing runs (imapflow and mailparser loaded, JIT warm), so the difference is
+// "Before" is after the timing runs (imapflow and our MIME code loaded, JIT warm), so the difference is
 // what 50 more sessions cost.
 async function memory(server: ServerProc, url: string, idle: number): Promise<void> {
   const before = rssMb(server.pid);

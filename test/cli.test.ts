@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { invocation } from "../src/cli.ts";
+import { until } from "./support/until.ts";
 
 const MAIN = join(import.meta.dir, "..", "src", "main.ts");
 const dataDir = join(mkdtempSync(join(tmpdir(), "cli-")), "data");
@@ -82,12 +83,10 @@ describe("mailbox-mcp CLI", () => {
       cwd: join(import.meta.dir, ".."), env: { PATH: process.env.PATH!, MAILBOX_MCP_PORT: port }, stdout: "ignore", stderr: "pipe",
     });
     children.push(server);
-    let ok = false;
-    for (let i = 0; i < 100 && !ok; i++) {
-      ok = await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
-      if (!ok) await Bun.sleep(50);
-    }
-    expect(ok).toBe(true);
+    await until(async () => {
+      if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode}) before answering /health`);
+      return fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false);
+    }, { what: "the started server to answer /health", timeoutMs: 15_000 });
     expect((await cli(["healthcheck"], env)).code).toBe(0);
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);

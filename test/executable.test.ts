@@ -16,6 +16,7 @@ import { htmlOnly } from "./support/mail-fixtures.ts";
 import { attached, withPart } from "./support/attachment-mail.ts";
 import { tinyPdf } from "./support/pdf.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
+import { until } from "./support/until.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "exe-"));
@@ -51,11 +52,10 @@ beforeAll(async () => {
     MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
   };
   exe = Bun.spawn([join(work, "mailbox-mcp")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
-    await Bun.sleep(25);
-  }
-  throw new Error("the executable did not answer /health");
+  await until(async () => {
+    if (exe.exitCode !== null) throw new Error(`the executable exited (${exe.exitCode}) before answering /health`);
+    return fetch(`${base}/health`).then((r) => r.ok, () => false);
+  }, { what: "the executable to answer /health", timeoutMs: 15_000 });
 }, 60_000);
 
 afterAll(async () => {

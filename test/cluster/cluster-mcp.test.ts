@@ -15,6 +15,7 @@ import { plainText } from "../support/mail-fixtures.ts";
 import { callOk, connectClient } from "../support/mcp-client.ts";
 import { callOkV2, connectV2, MODERN, sessionIdOf as sessionIdV2 } from "../support/mcp-client-v2.ts";
 import { countRows } from "../support/stores.ts";
+import { until } from "../support/until.ts";
 
 let cl: Cluster;
 const open: Array<Client | ClientV2> = [];
@@ -118,7 +119,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
 
     expect(endedAt).toBe(0); // still open
     const revokedAt = await revoke(token, x);
-    await Promise.race([ended, Bun.sleep(5_000)]);
+    await Promise.race([ended, Bun.sleep(5_000)]); // a bound, not a wait: the 2 s are asserted below; a stream that never ends fails, not hangs
     expect(endedAt).toBeGreaterThan(0);
     expect(endedAt - revokedAt).toBeLessThan(2_000);
     if (process.env.CLUSTER_VERBOSE) console.log(`stream on ${y.name} ended ${(endedAt - revokedAt).toFixed(0)} ms after the revoke (${how})`);
@@ -176,13 +177,22 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
           outcomes.push({ startedAt, ok });
         }
       };
+      const servedAtStart = victim.requests().length;
       const workers = Array.from({ length: 4 }, worker);
-      await Bun.sleep(1500);
+      // The run is under way: calls answered, some of them by the victim.
+      await until(() => outcomes.filter((o) => o.ok).length >= 8 && victim.requests().length >= servedAtStart + 2, {
+        what: "the run of tool calls to be under way on every instance", timeoutMs: 15_000,
+      });
       const servedBefore = victim.requests().length;
       await victim.kill("SIGKILL");
       const diedAt = performance.now(); // the process is gone (waited for): nothing is in flight on it after this
       const marks = cl.mark();
-      await Bun.sleep(2500);
+      // The run goes on across both phases: before haproxy's check notices (a refused connection is
+      // redispatched) and after it took the victim out; until then 10 calls started after the death succeeded.
+      const victimIndex = cl.instances.indexOf(victim);
+      await until(() => cl.lb.isDown(victimIndex) && outcomes.filter((o) => o.ok && o.startedAt > diedAt).length > 10, {
+        what: "haproxy to take the killed instance out, and 10 calls after its death to succeed", timeoutMs: 20_000,
+      });
       stop.done = true;
       await Promise.all(workers);
 

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Harness } from "../support/harness.ts";
 import { runCli } from "../support/instances.ts";
 import { freePort } from "../support/ports.ts";
+import { until } from "../support/until.ts";
 import { exchange, flowToCode as flowVia, initialize as initializeAt, startCluster, type Cluster } from "../support/cluster.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
 
@@ -119,13 +120,21 @@ describe("three instances, one Postgres, haproxy round robin", () => {
         });
       }
     };
-    const workers = Array.from({ length: 4 }, worker);
-    await Bun.sleep(1500);
     const victim = cl.instances[1]!;
+    const servedAtStart = victim.requests().length;
+    const workers = Array.from({ length: 4 }, worker);
+    // The run is under way: calls answered, some of them by the victim.
+    await until(() => outcomes.filter((o) => o.ok).length >= 20 && victim.requests().length >= servedAtStart + 4, {
+      what: "the run of calls to be under way on every instance", timeoutMs: 15_000,
+    });
     const servedBefore = victim.requests().length;
     await victim.kill("SIGKILL");
     const diedAt = performance.now(); // the process is gone (waited for): nothing is in flight on it after this
-    await Bun.sleep(2500);
+    // The run goes on across both phases: before haproxy's check notices (a refused connection is
+    // redispatched) and after it took the victim out; until then 50 calls started after the death succeeded.
+    await until(() => cl.lb.isDown(1) && outcomes.filter((o) => o.ok && o.startedAt > diedAt).length > 50, {
+      what: "haproxy to take the killed instance out, and 50 calls after its death to succeed", timeoutMs: 20_000,
+    });
     stopAt.done = true;
     await Promise.all(workers);
 

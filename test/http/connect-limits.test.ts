@@ -9,6 +9,7 @@ import { freePort } from "../support/dovecot.ts";
 import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp, testDeps } from "../support/app.ts";
+import { until } from "../support/until.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
 
 const CONNECT_LIMIT = LIMITS["connect-failures"];
@@ -39,14 +40,15 @@ describe("connect attempt limits", () => {
     const deps = testDeps({ trustProxy: true });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let checking = 0;
     // Fault injection: a mail server that does not answer until released.
-    const app = createApp({ ...deps, verifyLogin: async () => { await gate; throw new MailError("timeout", "slow"); } });
+    const app = createApp({ ...deps, verifyLogin: async () => { checking++; await gate; throw new MailError("timeout", "slow"); } });
     const ids = await start(app);
     // Each from its own address and login, so only the global bound can refuse them.
     const attempt = (i: number) => postForm(app, "/oauth/connect", aliceFields(h, ids, { email: `u${i}@example.test`, username: `u${i}` }),
       { "x-forwarded-for": `198.51.100.${i}` });
     const stuck = Array.from({ length: MAX_INFLIGHT_LOGINS }, (_, i) => attempt(i));
-    await Bun.sleep(20);
+    await until(() => checking === MAX_INFLIGHT_LOGINS, { what: `${MAX_INFLIGHT_LOGINS} live checks in flight` });
     const busy = await attempt(200);
     expect(busy.status).toBe(503);
     expect(busy.headers.get("retry-after")).toBe("5");

@@ -106,6 +106,7 @@ describe("authenticated /mcp outlasts the idle timeout", () => {
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain(": stream open");
+    // Not a wait for an event: the subject, that the stream stays open for longer than the idle timeout.
     const quiet = await Promise.race([reader.read().then(() => "ended", () => "failed"), Bun.sleep(PAST_IDLE_MS).then(() => "open")]);
     expect(quiet).toBe("open");
     await fetch(srv.mcpUrl, { method: "DELETE", headers: headers({ "mcp-session-id": sid }) });

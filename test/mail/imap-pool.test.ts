@@ -11,6 +11,7 @@ import { MailError } from "../../src/mail/errors.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 let h: Harness;
 let account: MailAccount;
@@ -74,8 +75,9 @@ describe("ImapPool", () => {
   test("at the cap with every connection busy: a clear error", async () => {
     const t = pool({ maxConnections: 1 });
     const gate = deferred();
-    const busy = t.pool.withClient("a", t.load, async (c) => { await inbox(c); await gate.p; });
-    await Bun.sleep(50);
+    let holding = false;
+    const busy = t.pool.withClient("a", t.load, async (c) => { await inbox(c); holding = true; await gate.p; });
+    await until(() => holding, { what: "the first call to hold the only connection" });
     const err = await t.pool.withClient("b", t.load, inbox).catch((e) => e);
     expect(err).toBeInstanceOf(MailError);
     expect(err.message).toMatch(/maximum of 1 mail connections/);
@@ -87,8 +89,9 @@ describe("ImapPool", () => {
   test("closeToken drops the connection even mid-use", async () => {
     const t = pool();
     const gate = deferred();
-    const running = t.pool.withClient("a", t.load, async (c) => { await gate.p; return inbox(c); }).catch((e) => e);
-    await Bun.sleep(50);
+    let inUse = false;
+    const running = t.pool.withClient("a", t.load, async (c) => { inUse = true; await gate.p; return inbox(c); }).catch((e) => e);
+    await until(() => inUse, { what: "the connection to be in use" });
     t.pool.closeToken("a");
     gate.open();
     expect(await running).toBeInstanceOf(MailError);

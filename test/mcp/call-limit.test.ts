@@ -9,6 +9,7 @@ import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 let srv: TestServer;
 let fake: FakeImap;
@@ -22,12 +23,6 @@ afterAll(async () => {
   await srv.stop();
   await fake.stop();
 });
-
-/** Polls a condition the server reaches asynchronously (a call arriving, a cancel landing). */
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(5);
-  if (!cond()) throw new Error(`timed out waiting for: ${what}`);
-}
 
 const recent = (c: Client, signal?: AbortSignal) =>
   c.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }, undefined, { signal });
@@ -49,7 +44,7 @@ describe("concurrent tool calls per token", () => {
     // Two sessions of the same token share its slots.
     const second = await connectClient(srv.mcpUrl, (await issueTestGrant(srv.deps, testAccount(USERS.alice, fake))).token);
     const first = [recent(client), recent(client), recent(client)];
-    await until("2 running, 1 waiting", () => load().running === 2 && load().waiting === 1);
+    await until(() => load().running === 2 && load().waiting === 1, { what: "2 running, 1 waiting" });
 
     const busy = await call(client, "list_providers");
     expect(busy.isError).toBe(true);
@@ -60,7 +55,7 @@ describe("concurrent tool calls per token", () => {
     fake.dropAll();
     const results = await Promise.all(first);
     expect(results).toHaveLength(3);
-    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    await until(() => load().running === 0 && load().waiting === 0, { what: "all slots free" });
     expect((await callOk(client, "get_recent_emails", { limit: 2 })).emails).toHaveLength(2);
     await Promise.all([client.close(), second.close()]);
   });
@@ -70,21 +65,21 @@ describe("concurrent tool calls per token", () => {
     const { client, tokenId } = await newGrant();
     const load = () => srv.deps.calls.load(tokenId);
     const running = [recent(client), recent(client)];
-    await until("2 running", () => load().running === 2);
+    await until(() => load().running === 2, { what: "2 running" });
     const abort = new AbortController();
     const waiting = recent(client, abort.signal);
-    await until("1 waiting", () => load().waiting === 1);
+    await until(() => load().waiting === 1, { what: "1 waiting" });
     abort.abort(new Error("user cancelled"));
     await expect(waiting).rejects.toThrow(/cancelled/);
-    await until("the cancel reached the server", () => load().waiting === 0);
+    await until(() => load().waiting === 0, { what: "the cancel to reach the server" });
     expect(load().running).toBe(2);
     // Its queue place is free again: a new call waits instead of being refused.
     const next = recent(client);
-    await until("the new call waits", () => load().waiting === 1);
+    await until(() => load().waiting === 1, { what: "the new call to wait" });
     fake.script = () => ({});
     fake.dropAll();
     await Promise.all([...running, next]);
-    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    await until(() => load().running === 0 && load().waiting === 0, { what: "all slots free" });
     await client.close();
   });
 });
@@ -101,14 +96,14 @@ describe("concurrent tool calls per token, 2026-07-28 era", () => {
       recent(legacy),
       modern.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }),
     ];
-    await until("2 running, 1 waiting", () => load().running === 2 && load().waiting === 1);
+    await until(() => load().running === 2 && load().waiting === 1, { what: "2 running, 1 waiting" });
     const busy = (await modern.callTool({ name: "list_providers", arguments: {} })) as { isError?: boolean; content: Array<{ type: string; text?: string }> };
     expect(busy.isError).toBe(true);
     expect(textOf(busy)).toMatch(/Too many tool calls at once on this connection: 2 are running and 1 waiting/);
     fake.script = () => ({});
     fake.dropAll();
     expect(await Promise.all(first)).toHaveLength(3);
-    await until("all slots free", () => load().running === 0 && load().waiting === 0);
+    await until(() => load().running === 0 && load().waiting === 0, { what: "all slots free" });
     await Promise.all([modern.close(), legacy.close()]);
   });
 });
@@ -124,7 +119,7 @@ describe("ToolCallLimiter", () => {
     const b = limiter.run("t", never, async () => void order.push("b"));
     const c = limiter.run("t", never, async () => void order.push("c"));
     expect(limiter.load("t")).toEqual({ running: 1, waiting: 2 });
-    await Bun.sleep(0); // run() starts fn after its own await
+    await until(() => fail !== undefined, { what: "the first call to start" }); // run() starts fn after its own await
     fail(new Error("boom"));
     await expect(a).rejects.toThrow("boom");
     await Promise.all([b, c]);

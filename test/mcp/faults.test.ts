@@ -7,6 +7,7 @@ import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 let srv: TestServer;
 let fake: FakeImap;
@@ -27,6 +28,10 @@ async function newClient(): Promise<Client> {
 }
 
 const recent = (c: Client) => call(c, "get_recent_emails", { folder: "INBOX", limit: 2 });
+
+/** Waits until the fake server has received one more FETCH than `before`: the call is now stuck there. */
+const fetchArrived = (before: number) =>
+  until(() => (fake.received.FETCH ?? 0) > before, { what: "the tool's FETCH to reach the fake server" });
 
 describe("mail-server faults", () => {
   test("a healthy fake answers", async () => {
@@ -101,7 +106,8 @@ describe("mail-server faults", () => {
     expect((await recent(client)).isError).toBeFalsy();
     const before = fake.connections;
     fake.dropAll();
-    await Bun.sleep(20);
+    // Every pooled connection of this server was to the fake: all are seen closed, none in use.
+    await until(() => srv.deps.imap.openCount === 0, { what: "the pool to see its idle connections closed by the server" });
     expect((await recent(client)).isError).toBeFalsy();
     expect(fake.connections).toBe(before + 1);
   });
@@ -121,8 +127,9 @@ describe("revocation during a call", () => {
       fake.script = () => ({ fetch: "hang" });
       const token = await issueTestToken(slow.deps, testAccount(USERS.alice, fake));
       const client = await connectClient(slow.mcpUrl, token);
+      const fetches = fake.received.FETCH ?? 0;
       const pending = recent(client).then(() => "answered", (err: Error) => err);
-      await Bun.sleep(300); // the FETCH is now stuck at the fake server
+      await fetchArrived(fetches); // the FETCH is now stuck at the fake server
       const t0 = performance.now();
       const revoked = await fetch(`${slow.baseUrl}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
       expect(revoked.status).toBe(200);
@@ -143,8 +150,9 @@ describe("revocation during a call", () => {
       fake.script = () => ({ fetch: "hang" });
       const token = await issueTestToken(slow.deps, testAccount(USERS.alice, fake));
       const client = await connectV2(slow.mcpUrl, token, { pin: MODERN });
+      const fetches = fake.received.FETCH ?? 0;
       const pending = client.callTool({ name: "get_recent_emails", arguments: { limit: 2 } }).then(() => "answered", (err: Error) => err);
-      await Bun.sleep(300);
+      await fetchArrived(fetches);
       const t0 = performance.now();
       await fetch(`${slow.baseUrl}/oauth/revoke`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token }) });
       const outcome = await pending;

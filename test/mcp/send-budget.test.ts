@@ -7,6 +7,7 @@ import { SMTPServer } from "smtp-server";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { call, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 const MB = 1024 * 1024;
 const big = Buffer.alloc(15 * MB, 0x5a).toString("base64");
@@ -56,11 +57,6 @@ afterAll(async () => {
   await smtp.stop();
 });
 
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await Bun.sleep(5);
-  if (!cond()) throw new Error(`timed out waiting for: ${what}`);
-}
-
 async function newClient(): Promise<{ client: Client; token: string; tokenId: string }> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, smtp.held.port);
   const grant = await issueTestGrant(srv.deps, account);
@@ -78,7 +74,7 @@ describe("attachments in flight per token", () => {
     const a = await newClient();
     const used = () => srv.deps.sendBudget.used(a.tokenId);
     const first = send15(a.client, "budget first");
-    await until("the first send reaches DATA", () => smtp.held.dataStarted === 1);
+    await until(() => smtp.held.dataStarted === 1, { what: "the first send to reach DATA", timeoutMs: 15_000 });
     expect(used()).toBe(15 * MB);
 
     // Same token, another session: refused at once, before anything goes to SMTP.
@@ -90,7 +86,7 @@ describe("attachments in flight per token", () => {
 
     const b = await newClient(); // a different token has its own 20 MB
     const other = send15(b.client, "budget other token");
-    await until("the other token's send reaches DATA", () => smtp.held.dataStarted === 2);
+    await until(() => smtp.held.dataStarted === 2, { what: "the other token's send to reach DATA", timeoutMs: 15_000 });
 
     smtp.held.release();
     for (const res of await Promise.all([first, other])) expect(res.isError).toBeFalsy();

@@ -6,6 +6,7 @@ import { SessionRows, sessionKey } from "../../src/store/mcp-sessions.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 let srv: TestServer;
 let alice: { token: string; tokenId: string };
@@ -127,11 +128,13 @@ describe("/mcp lifecycle", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     await res.body?.cancel();
     // The client hung up: the transport frees the stream, so a new GET is not a 409.
-    let again = await sessionRequest("GET", alice.token, id);
-    for (let i = 0; again.status === 409 && i < 50; i++) {
-      await Bun.sleep(10);
+    let again!: Response;
+    await until(async () => {
       again = await sessionRequest("GET", alice.token, id);
-    }
+      if (again.status !== 409) return true;
+      await again.body?.cancel();
+      return false;
+    }, { what: "the server to free the stream the client hung up on (GET still 409)" });
     expect(again.status).toBe(200);
     await again.body?.cancel();
   });

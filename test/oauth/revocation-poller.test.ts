@@ -9,6 +9,7 @@ import { manualClock } from "../../src/clock.ts";
 import { memoryStore, openStore } from "../../src/store/store.ts";
 import { freshDatabaseUrl } from "../support/stores.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 const KEY = new Uint8Array(32).fill(9);
 const ACCOUNT = testAccount({ email: "a@example.test", user: "a", pass: "p" } as never, { host: "imap.example.test", port: 993 });
@@ -69,7 +70,7 @@ describe("revocation poller", () => {
     src.failNext = true;
     const poller = await startRevocationPoller(src, events, log, 5);
     src.add("t1");
-    for (let i = 0; i < 200 && got.length === 0; i++) await Bun.sleep(5);
+    await until(() => got.length > 0, { what: "the poller to deliver t1 after its failed poll" });
     expect(got).toEqual(["t1"]);
     expect(log.lines.some((l) => l.includes("revocation poll failed") && l.includes("database is locked"))).toBe(true);
     await poller.stop();
@@ -89,7 +90,7 @@ describe("revocation poller on a shared Postgres: pushed by LISTEN/NOTIFY", () =
       expect(poller.pushed).toBe(true);
       const { token, tokenId } = await issueTestGrant(there, ACCOUNT);
       await there.grants.revokeToken(token);
-      for (let i = 0; i < 100 && got.length === 0; i++) await Bun.sleep(20);
+      await until(() => got.length > 0, { what: "the revocation to arrive by NOTIFY" });
       expect(got).toEqual([tokenId]);
       await poller.stop();
     } finally {
@@ -122,7 +123,7 @@ describe("last used", () => {
     const log = memoryLogger();
     const lastUsed = new LastUsed(manualClock(), async () => { throw new Error("database is locked"); }, log);
     expect(() => lastUsed.seen("g1")).not.toThrow();
-    await Bun.sleep(0); // the write is not awaited: its failure is logged once it settles
+    await until(() => log.lines.length > 0, { what: "the failed write to be logged" }); // the write is not awaited: its failure is logged once it settles
     expect(log.lines[0]).toContain("could not record last use");
   });
 });

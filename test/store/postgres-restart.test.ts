@@ -10,6 +10,7 @@ import { openStore, type Store } from "../../src/store/store.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startPostgres, type PostgresServer } from "../support/postgres.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { until } from "../support/until.ts";
 
 let pg: PostgresServer | undefined;
 const stores: Store[] = [];
@@ -38,7 +39,7 @@ test("after a Postgres restart the store answers at once, and revocations still 
   // Every pooled connection died with the server; the first query after it must not fail.
   expect((await here.grants.findToken(token))?.id).toBe(tokenId);
   await there.grants.revokeToken(token);
-  for (let i = 0; i < 100 && got.length === 0; i++) await Bun.sleep(50);
+  await until(() => got.length > 0, { what: "the revocation to arrive by NOTIFY after the restart", timeoutMs: 10_000 });
   expect(got).toEqual([tokenId]);
   await poller.stop();
 }, 60_000);

@@ -59,13 +59,20 @@ for (const backend of BACKENDS) {
 
     test("a statement issued while a transaction is open is not swallowed by its rollback", async () => {
       const db = await backend.open();
+      let opened!: () => void;
+      const txOpen = new Promise<void>((r) => (opened = r));
+      let issued!: () => void;
+      const outsideIssued = new Promise<void>((r) => (issued = r));
       const tx = db.tx(async (t) => {
         await t`INSERT INTO store_meta (name, value) VALUES ('in-tx', '1')`;
-        await Bun.sleep(20);
+        opened();
+        await outsideIssued; // roll back only once the statement below is under way
         throw new Error("rolled back");
       }).catch((err: Error) => err.message);
-      await Bun.sleep(5);
-      await db.q`INSERT INTO store_meta (name, value) VALUES ('outside', '2')`;
+      await txOpen;
+      const outside = db.q`INSERT INTO store_meta (name, value) VALUES ('outside', '2')`.then(() => {});
+      issued();
+      await outside;
       expect(await tx).toBe("rolled back");
       expect([...(await db.q`SELECT name FROM store_meta`)]).toEqual([{ name: "outside" }]);
     });

@@ -3,6 +3,7 @@
 import { chromium, type Browser } from "playwright-core";
 import { REDIRECT } from "../oauth/flow.ts";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 
 export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -10,6 +11,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function launchChromium(): Promise<Browser> {
+  refuseInUnitRun("Chromium");
   return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }
 

@@ -10,6 +10,7 @@ import { startInstance, type Instance } from "./instances.ts";
 import { freshDatabaseUrl } from "./stores.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "./app.ts";
 import { freePort } from "./ports.ts";
+import { until } from "./until.ts";
 import {
   aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler,
 } from "../oauth/flow.ts";
@@ -82,14 +83,11 @@ export async function startCluster(): Promise<Cluster> {
 
 /** haproxy routes to a backend once its first health check passed: wait until all three answer. */
 async function untilAllUp(c: Cluster): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
+  await until(async () => {
     const marks = c.mark();
     const replies = await Promise.all([1, 2, 3].map(() => fetch(`http://127.0.0.1:${c.lb.port}/oauth/meta`).then((r) => r.status, () => 0)));
-    if (replies.every((s) => s === 200) && new Set(c.servedSince(marks).map((r) => r.instance)).size === 3) return;
-    await Bun.sleep(100);
-  }
-  throw new Error("haproxy did not route to all three instances");
+    return replies.every((s) => s === 200) && new Set(c.servedSince(marks).map((r) => r.instance)).size === 3;
+  }, { what: "haproxy to route to all three instances", timeoutMs: 10_000, intervalMs: 50 });
 }
 
 /** authorize → connect (as alice, or `as` overrides) through `c`: the code and its verifier. */

@@ -7,6 +7,8 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
 import { freePort, probe } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
+import { until } from "./until.ts";
 
 export interface MailUser { user: string; pass: string; email: string }
 export type UserName = "alice" | "bob";
@@ -128,13 +130,14 @@ function greeting(port: number): Promise<boolean> {
 }
 
 async function waitReady(proc: Bun.Subprocess, port: number, dir: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`dovecot exited (${proc.exitCode}):\n${logTail(dir)}`);
-    if (await greeting(port)) return;
-    await Bun.sleep(20);
+  try {
+    await until(() => {
+      if (proc.exitCode !== null) throw new Error(`dovecot exited (${proc.exitCode})`);
+      return greeting(port);
+    }, { what: `dovecot to answer on port ${port}`, timeoutMs });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}:\n${logTail(dir)}`);
   }
-  throw new Error(`dovecot did not answer on port ${port} within ${timeoutMs} ms:\n${logTail(dir)}`);
 }
 
 const logTail = (dir: string) =>
@@ -180,12 +183,13 @@ function resolveUser(user: string): MailUser {
 async function stopProcess(proc: Bun.Subprocess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   proc.kill("SIGTERM");
-  const killer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+  const killer = setTimeout(() => proc.kill("SIGKILL"), 5000); // a bound, not a wait: a stuck Dovecot is killed
   await proc.exited;
   clearTimeout(killer);
 }
 
 export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotServer> {
+  refuseInUnitRun("Dovecot");
   dovecotBinary(); // fail fast with the install hint
   const id = identity();
   const sep = opts.separator ?? "/";

@@ -28,6 +28,11 @@ export interface FakeImap {
   port: number;
   /** Connections accepted so far. */
   connections: number;
+  /**
+   * Commands received so far, over all connections, by name ("UID FETCH" counts as FETCH): how a
+   * test knows a command has reached the server (and, scripted to hang, is now stuck there).
+   */
+  received: Record<string, number>;
   /** Which script connection n (1-based) follows; change between tests. */
   script: (n: number) => Script;
   /** Drops every open connection, as a server restart would; keeps listening. */
@@ -116,7 +121,7 @@ function selectReply(tag: string): string {
     `* OK [UIDNEXT ${MESSAGES.length + 1}] ok\r\n${tag} OK [READ-WRITE] done\r\n`;
 }
 
-function serve(socket: Socket, script: Script): void {
+function serve(socket: Socket, script: Script, received: Record<string, number>): void {
   socket.on("error", () => {});
   if (script.greet === false) return;
   socket.write(`* OK [CAPABILITY ${CAPS}] fake ready\r\n`);
@@ -131,7 +136,9 @@ function serve(socket: Socket, script: Script): void {
       const [tag = "*", ...rest] = line.split(" ");
       // "UID FETCH" and "UID SEARCH" are answered like their plain forms.
       const words = rest[0]?.toUpperCase() === "UID" ? rest.slice(1) : rest;
-      const handler = table[words[0]?.toUpperCase() ?? ""];
+      const name = words[0]?.toUpperCase() ?? "";
+      received[name] = (received[name] ?? 0) + 1;
+      const handler = table[name];
       if (!handler) socket.write(`${tag} BAD unknown command\r\n`);
       else if (handler(socket, tag, words.slice(1).join(" "))) return;
     }
@@ -140,14 +147,14 @@ function serve(socket: Socket, script: Script): void {
 
 export async function startFakeImap(script: (n: number) => Script = () => ({})): Promise<FakeImap> {
   const sockets = new Set<Socket>();
-  const fake: FakeImap = { host: "127.0.0.1", port: 0, connections: 0, script,
+  const fake: FakeImap = { host: "127.0.0.1", port: 0, connections: 0, received: {}, script,
     dropAll: () => { for (const s of sockets) s.destroy(); },
     stop: async () => {},
   };
   const server: Server = createServer((socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-    serve(socket, fake.script(++fake.connections));
+    serve(socket, fake.script(++fake.connections), fake.received);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.port = (server.address() as { port: number }).port;

@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConnection } from "node:net";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
+import { until } from "./until.ts";
 
 /** True when something accepts TCP connections on 127.0.0.1:port. */
 function listening(port: number): Promise<boolean> {
@@ -19,6 +21,10 @@ export const HAPROXY_INSTALL_HINT =
 
 export interface Haproxy {
   port: number;
+  /** Its messages so far (stderr in the foreground), e.g. "Server instances/i1 is DOWN, reason: …". */
+  output(): string;
+  /** True once its health checks have taken backend `index` (in startHaproxy's order) out of rotation. */
+  isDown(index: number): boolean;
   stop(): Promise<void>;
 }
 
@@ -62,6 +68,7 @@ export function haproxyConfig(port: number, backends: number[], opts: HaproxyOpt
 
 /** `port`: where it listens (default a free one), e.g. the port the instances' base URL names. */
 export async function startHaproxy(backends: number[], port?: number, opts: HaproxyOptions = {}): Promise<Haproxy> {
+  refuseInUnitRun("haproxy");
   const bin = Bun.which("haproxy", { PATH: `${process.env.PATH}:/usr/sbin` });
   if (!bin) throw new Error(HAPROXY_INSTALL_HINT);
   const dir = mkdtempSync(join(process.env.MAILBOX_TEST_TMPDIR ?? tmpdir(), "mailbox-mcp-haproxy-"));
@@ -70,13 +77,28 @@ export async function startHaproxy(backends: number[], port?: number, opts: Hapr
   const proc = Bun.spawn([bin, "-db", "-f", join(dir, "haproxy.cfg")], { stdout: "ignore", stderr: "pipe" });
   const kill = () => { try { proc.kill("SIGKILL"); } catch {} };
   process.on("exit", kill);
-  for (let i = 0; i < 100 && !(await listening(port)); i++) await Bun.sleep(20);
-  if (!(await listening(port))) {
+  const out: string[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of proc.stderr) out.push(decoder.decode(chunk, { stream: true }));
+  })();
+  const output = () => out.join("");
+  try {
+    await until(async () => {
+      if (proc.exitCode !== null) throw new Error(`exited (${proc.exitCode})`);
+      return listening(port);
+    }, { what: `haproxy to listen on ${port}`, timeoutMs: 5_000 });
+  } catch (err) {
     kill();
-    throw new Error(`haproxy did not start: ${(await new Response(proc.stderr).text()).slice(-1000)}`);
+    throw new Error(`haproxy did not start: ${(err as Error).message}\n${output().slice(-1000)}`);
   }
   return {
     port,
+    output,
+    isDown(index) {
+      const states = [...output().matchAll(new RegExp(`Server instances/i${index} is (UP|DOWN)`, "g"))];
+      return states.at(-1)?.[1] === "DOWN";
+    },
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;

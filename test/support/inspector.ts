@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
+import { until } from "./until.ts";
 
 const LAUNCHER = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
 
@@ -27,6 +29,7 @@ async function drain(stream: ReadableStream<Uint8Array>, sink: string[]): Promis
 }
 
 export async function startInspector(serverUrl: string, timeoutMs = 30_000): Promise<Inspector> {
+  refuseInUnitRun("MCP Inspector");
   const port = await freePort();
   const token = randomBytes(16).toString("hex");
   const home = mkdtempSync(join(tmpdir(), "mailbox-mcp-inspector-"));
@@ -50,18 +53,19 @@ export async function startInspector(serverUrl: string, timeoutMs = 30_000): Pro
     async stop() {
       running.delete(proc);
       proc.kill("SIGTERM");
-      await Promise.race([proc.exited, Bun.sleep(3000)]);
+      await Promise.race([proc.exited, Bun.sleep(3000)]); // a bound, not a wait: past it, SIGKILL
       if (proc.exitCode === null) proc.kill("SIGKILL");
       rmSync(home, { recursive: true, force: true });
     },
   };
-  const deadline = Date.now() + timeoutMs;
-  while (!/is up and running/.test(inspector.output())) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      await inspector.stop();
-      throw new Error(`MCP Inspector did not start (exit ${proc.exitCode}):\n${inspector.output()}`);
-    }
-    await Bun.sleep(50);
+  try {
+    await until(() => {
+      if (proc.exitCode !== null) throw new Error(`it exited (${proc.exitCode})`);
+      return /is up and running/.test(inspector.output());
+    }, { what: "MCP Inspector's banner", timeoutMs });
+  } catch (err) {
+    await inspector.stop();
+    throw new Error(`MCP Inspector did not start: ${(err as Error).message}:\n${inspector.output()}`);
   }
   return inspector;
 }

@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { freePort } from "./ports.ts";
+import { until } from "./until.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
@@ -49,13 +50,14 @@ export async function startInstance(name: string, env: Record<string, string>, p
   children.add(proc);
   const lines: string[] = [];
   void collect(proc.stderr, lines);
-  const deadline = Date.now() + 20_000;
-  while (!(await healthy(port))) {
-    if (proc.exitCode !== null || Date.now() > deadline) {
-      proc.kill("SIGKILL");
-      throw new Error(`instance ${name} did not start (exit ${proc.exitCode}): ${lines.slice(-5).join("\n")}`);
-    }
-    await Bun.sleep(50);
+  try {
+    await until(async () => {
+      if (proc.exitCode !== null) throw new Error(`it exited (${proc.exitCode})`);
+      return healthy(port!);
+    }, { what: `instance ${name} to answer /health`, timeoutMs: 20_000 });
+  } catch (err) {
+    proc.kill("SIGKILL");
+    throw new Error(`instance ${name} did not start: ${(err as Error).message}: ${lines.slice(-5).join("\n")}`);
   }
   return {
     name,

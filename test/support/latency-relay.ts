@@ -29,7 +29,7 @@ function delayedPipe(delayMs: number, write: (chunk: Buffer) => void) {
   };
   return (chunk: Buffer) => {
     queue.push({ due: performance.now() + delayMs, chunk });
-    timer ??= setTimeout(drain, delayMs);
+    timer ??= setTimeout(drain, delayMs); // the delay is the point (simulated distance), not a wait for anything
   };
 }
 
@@ -38,7 +38,7 @@ function relay(client: Socket, target: { host: string; port: number }, r: Latenc
   client.pause();
   client.setNoDelay(true); // Nagle + delayed ACK would add 40 ms stalls of their own
   client.on("error", () => {});
-  setTimeout(() => {
+  setTimeout(() => { // the simulated handshake round trip, not a wait for anything
     const server = createConnection(target);
     server.setNoDelay(true);
     server.on("error", () => client.destroy());

@@ -5,6 +5,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./ports.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 
 export const PG_INSTALL_HINT =
   'Postgres is not installed: run "apt-get install -y postgresql" (the test script does this for you: bun run test)';
@@ -41,6 +42,7 @@ async function run(cmd: string[], what: string): Promise<void> {
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
+  refuseInUnitRun("Postgres");
   const bin = postgresBin();
   if (!bin) throw new Error(PG_INSTALL_HINT);
   const root = process.getuid?.() === 0;

@@ -48,7 +48,7 @@ export function rawRequest(port: number, request: string, { waitMs = 5000, drip,
       resolve({ text, ...parse(text), closed, ms: Math.round(performance.now() - t0) });
     };
     let sock: { end(): void } | undefined;
-    const timer = setTimeout(() => finish(false, sock), waitMs);
+    const timer = setTimeout(() => finish(false, sock), waitMs); // a bound, not a wait: the server may never close
     Bun.connect({
       hostname, port,
       socket: {

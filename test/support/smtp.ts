@@ -5,6 +5,7 @@ import type { SMTPServerAuthentication, SMTPServerAuthenticationResponse, SMTPSe
 import { SMTPConnection } from "smtp-server/lib/smtp-connection.js";
 import type { DovecotServer, MailUser } from "./dovecot.ts";
 import { freePort } from "./dovecot.ts";
+import { refuseInUnitRun } from "./unit-guard.ts";
 
 // smtp-server 3.21 holds every greeting back 100 ms to catch "early talkers" (no option turns it
 // off): ~100 ms per message sent in tests. Greet at once; guarded in case the internals change.
@@ -44,6 +45,7 @@ export interface SmtpServer {
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
 export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
+  refuseInUnitRun("The SMTP test server");
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
   let stopping: Promise<void> | undefined;

@@ -76,7 +76,7 @@ describe("mailbox-mcp grants", () => {
     const revokedAt = performance.now();
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Revoked ${id}  ${h.dovecot.users.alice.email}`);
-    const within = await Promise.race([ended.then((t) => t - revokedAt), Bun.sleep(2000).then(() => Infinity)]);
+    const within = await Promise.race([ended.then((t) => t - revokedAt), Bun.sleep(2000).then(() => Infinity)]); // the asserted 2 s bound
     expect(within).toBeLessThan(2000);
     const after = await mcpPost(token, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, sessionId);
     expect(after.status).toBe(401);
