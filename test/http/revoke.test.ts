@@ -1,4 +1,4 @@
-// POST /oauth/revoke (RFC 7009; SPEC: JSON {token}; always 200 {"revoked": true}).
+// POST /oauth/revoke (RFC 7009; docs/contract.md §8: JSON {token}; always 200 {"revoked": true}).
 import { describe, expect, test } from "bun:test";
 import { checkBearer } from "../../src/oauth/protocol/bearer.ts";
 import { hashSecret } from "../../src/store/crypto.ts";

@@ -30,7 +30,7 @@ async function setup(query: Record<string, string | null> = {}) {
 }
 
 describe("POST /oauth/token success", () => {
-  test("exactly the SPEC's four fields; no-store and no-cache", async () => {
+  test("exactly the contract's four fields (docs/contract.md §7); no-store and no-cache", async () => {
     const { app, code, verifier, grants } = await setup();
     const res = await token(app, tokenFields(code, verifier));
     expect(res.status).toBe(200);

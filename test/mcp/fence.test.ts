@@ -1,4 +1,4 @@
-// Every sender-written value reaches the model inside the untrusted-content fence (DESIGN §6):
+// Every sender-written value reaches the model inside the untrusted-content fence (docs/design.md §6):
 // get_email's header block with its body, and the summary tools' page of lines. Folder "Fence".
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,4 +1,4 @@
-// /mcp session lifecycle over raw HTTP: statuses of DESIGN §3, DELETE, expiry, ownership, revocation.
+// /mcp session lifecycle over raw HTTP: statuses of docs/design.md §3, DELETE, expiry, ownership, revocation.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { heapStats } from "bun:jsc";

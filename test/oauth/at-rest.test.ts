@@ -1,4 +1,4 @@
-// DESIGN §4: after a flow, neither the database rows (SQLite and Postgres) nor the SQLite files on
+// docs/design.md §4: after a flow, neither the database rows (SQLite and Postgres) nor the SQLite files on
 // disk hold the mailbox password, the access token, the code, the pending request id or the CSRF token
 // in clear; nor, after a failed login, the mailbox address (rate-limit keys are keyed hashes).
 import { afterAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// The Bearer guard used by /mcp (RFC 6750 §3, RFC 9728 §5.1, DESIGN §2).
+// The Bearer guard used by /mcp (RFC 6750 §3, RFC 9728 §5.1, docs/design.md §2).
 import { describe, expect, test } from "bun:test";
 import { checkBearer } from "../../src/oauth/protocol/bearer.ts";
 import { getHarness } from "../support/harness.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { findProvider, PROVIDERS } from "../../src/mail/providers/presets.ts";
 
 describe("provider presets", () => {
-  test("the DESIGN §5 list, in order", () => {
+  test("the docs/design.md §5 list, in order", () => {
     expect(PROVIDERS.map((p) => p.id)).toEqual([
       "gmail", "outlook", "yahoo", "icloud", "fastmail", "zoho", "aol", "gmx", "yandex", "mailbox.org", "posteo", "custom",
     ]);

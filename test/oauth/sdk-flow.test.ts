@@ -68,7 +68,7 @@ const recordingFetch: typeof fetch = Object.assign(async (input: string | URL | 
 beforeAll(async () => {
   h = await getHarness();
   const port = await freePort();
-  base = `http://localhost:${port}`; // the exact origin the client is given (DESIGN §2)
+  base = `http://localhost:${port}`; // the exact origin the client is given (docs/design.md §2)
   server = testApp({ baseUrl: base });
   server.app.listen({ port, hostname: "127.0.0.1" });
 });

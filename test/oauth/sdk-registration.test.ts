@@ -119,7 +119,7 @@ describe("official SDK client with open registration and no client information",
 
   test("a pasted client id and secret (no auth method given) still use client_secret_post with the switch on", async () => {
     // Like Claude.ai's advanced settings: the SDK picks the method from the metadata, which now lists
-    // "none" too; with a secret it must still choose client_secret_post, never Basic (DESIGN §2).
+    // "none" too; with a secret it must still choose client_secret_post, never Basic (docs/design.md §2).
     const pasted = { client_id: TEST_CLIENT_ID, client_secret: TEST_CLIENT_SECRET };
     const provider = new UnregisteredProvider(h, pasted, REDIRECT);
     const { baseUrl, mcpUrl } = server;

@@ -1,5 +1,5 @@
 // A private, throw-away Dovecot (IMAP only) for integration tests.
-// Traps it avoids are listed in /work/shared/STACK-NOTES.md ("Dovecot for tests").
+// Settings that avoid a trap (root users, login delays, connection caps, slow disks) say which.
 import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { chown } from "node:fs/promises";
 import { createConnection } from "node:net";
