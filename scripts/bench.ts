@@ -25,11 +25,13 @@ import { getHarness, stopHarness } from "../test/support/harness.ts";
 import * as fx from "../test/support/mail-fixtures.ts";
 import { callOk, connectClient } from "../test/support/mcp-client.ts";
 import { testAccount } from "../test/support/token.ts";
+import type { MailAccount } from "../src/mail/account.ts";
 import {
   ITERATIONS, WARMUP, modernCaller, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows } from "./bench-latency.ts";
 import { cpuRows } from "./bench-cpu.ts";
+import { plainClient, type PlainRows } from "./bench-plain.ts";
 import { storeRows } from "./bench-store.ts";
 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
@@ -42,7 +44,10 @@ const LARGE = "Bench20k";
 interface Row {
   name: string;
   mcp: (m: McpCaller) => Promise<unknown>;
+  /** Our own mail function on a warm imapflow connection: the MCP layer's cost alone. */
   direct: (imap: ImapFlow) => Promise<unknown>;
+  /** A plain imapflow client doing the same IMAP commands with a NOOP first (./bench-plain.ts): the floor. */
+  plain: (p: PlainRows) => Promise<unknown>;
 }
 
 const ROWS: Row[] = [
@@ -50,16 +55,19 @@ const ROWS: Row[] = [
     name: "get_recent_emails(20)",
     mcp: (m) => m.call("get_recent_emails", { folder: MIX, limit: 20 }),
     direct: (i) => recentEmails(i, { folder: MIX, limit: 20, beforeUid: null, unreadOnly: false }),
+    plain: (p) => p.recent(20),
   },
   {
     name: "search_emails(from)",
     mcp: (m) => m.call("search_emails", { folder: MIX, from: "dave@example.org" }),
     direct: (i) => searchEmails(i, { folder: MIX, from: "dave@example.org", limit: 20, beforeUid: null }),
+    plain: (p) => p.search("dave@example.org", 20),
   },
   {
     name: "get_email",
     mcp: (m) => m.call("get_email", { folder: MIX, uid: 500 }),
     direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }),
+    plain: (p) => p.getEmail(500),
   },
 ];
 
@@ -81,24 +89,39 @@ async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
 
 type Callers = { raw: McpCaller; modern: McpCaller; sdk: McpCaller };
 
-const header = (label: string) => `${label.padEnd(22)} ${"direct p50/p95".padStart(13)} ${"2025 raw p50/p95".padStart(16)} ratio ` +
+const header = (label: string, base = "direct") => `${label.padEnd(22)} ${`${base} p50/p95`.padStart(13)} ${"2025 raw p50/p95".padStart(16)} ratio ` +
   `${"2026 raw p50/p95".padStart(16)} ratio ${"2025 SDK p50/p95".padStart(16)} ratio`;
 
+type Timing = { p50: number; p95: number };
+const cell = (t: Timing, width = 16) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(width);
+const ratioTo = (base: Timing) => (t: Timing) => (t.p50 / base.p50).toFixed(2).padStart(5);
+
 /** One printed row: direct, then the three MCP callers with their ratios to direct; the verdict is on both raw eras. */
-async function printRow(name: string, fns: Array<() => Promise<unknown>>): Promise<void> {
-  const [direct, raw, modern, sdk] = await timeTogether(fns);
-  const cell = (t: { p50: number; p95: number }) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(16);
-  const ratio = (t: { p50: number }) => (t.p50 / direct!.p50).toFixed(2).padStart(5);
+function printRow(name: string, [direct, raw, modern, sdk]: Timing[]): void {
+  const ratio = ratioTo(direct!);
   const ok = raw!.p50 / direct!.p50 <= 1.3 && modern!.p50 / direct!.p50 <= 1.3;
-  console.log(`${name.padEnd(22)} ${`${ms(direct!.p50)}/${ms(direct!.p95)}`.padStart(13)} ${cell(raw!)} ${ratio(raw!)} ` +
-    `${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(ok)}`);
+  console.log(`${name.padEnd(22)} ${cell(direct!, 13)} ${cell(raw!)} ${ratio(raw!)} ${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(ok)}`);
 }
 
-async function toolRows(callers: Callers, imap: ImapFlow): Promise<void> {
-  console.log(`\n${header("row")}`);
+/** The same row against the plain-imapflow floor; the verdict is on the SDK client (issue 25: <= 1.3). */
+function printFloorRow(name: string, [plain, raw, modern, sdk]: Timing[]): void {
+  const ratio = ratioTo(plain!);
+  const ok = sdk!.p50 / plain!.p50 <= 1.3;
+  console.log(`${name.padEnd(22)} ${cell(plain!, 13)} ${cell(raw!)} ${ratio(raw!)} ${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(ok)}`);
+}
+
+/** Each row's five callers timed together (round robin), then printed against direct and against the floor. */
+async function toolRows(callers: Callers, imap: ImapFlow, plain: PlainRows): Promise<void> {
+  const timed: Array<[string, Timing[]]> = [];
   for (const row of ROWS) {
-    await printRow(row.name, [() => row.direct(imap), () => row.mcp(callers.raw), () => row.mcp(callers.modern), () => row.mcp(callers.sdk)]);
+    const fns = [() => row.plain(plain), () => row.direct(imap), () => row.mcp(callers.raw), () => row.mcp(callers.modern), () => row.mcp(callers.sdk)];
+    timed.push([row.name, await timeTogether(fns)]);
   }
+  console.log(`\n${header("row")}`);
+  for (const [name, [, direct, raw, modern, sdk]] of timed) printRow(name, [direct!, raw!, modern!, sdk!]);
+  console.log(`\nagainst a plain imapflow client doing the same IMAP commands with a NOOP first (scripts/bench-plain.ts):`);
+  console.log(header("row", "plain"));
+  for (const [name, [plain, , raw, modern, sdk]] of timed) printFloorRow(name, [plain!, raw!, modern!, sdk!]);
 }
 
 // Paging one folder keeps it selected on the pooled connection, so each folder is timed in a run of
@@ -137,10 +160,8 @@ async function memory(server: ServerProc, url: string, idle: number): Promise<vo
   await Promise.all(clients.map((c) => c.close()));
 }
 
-async function main(): Promise<void> {
-  const h = await getHarness();
-  await seed(h);
-  const account = testAccount(h.dovecot.users.alice, h.dovecot);
+/** The rows on one server with one token: tools, size, memory. */
+async function firstServerRows(account: MailAccount): Promise<void> {
   const server = await startServer([account]);
   try {
     await Bun.sleep(1000);
@@ -149,20 +170,32 @@ async function main(): Promise<void> {
     const client = await connectClient(url, server.tokens[0]!);
     const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
     await imap.connect();
+    const plain = await plainClient(account, MIX);
     console.log(`${ITERATIONS} iterations per figure after ${WARMUP} warm-up calls; times in ms`);
     const sessionId = (client.transport as { sessionId?: string }).sessionId!;
     const callers = { raw: rawCaller(url, server.tokens[0]!, sessionId), modern: modernCaller(url, server.tokens[0]!), sdk: sdkCaller(client) };
-    if (runs("tools")) await toolRows(callers, imap);
+    if (runs("tools")) await toolRows(callers, imap, plain);
     if (runs("size")) await sizeRatio(callers.sdk, imap);
     if (runs("memory")) await memory(server, url, idle);
+    await client.close();
+    await imap.logout();
+    await plain.logout();
+  } finally {
+    server.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const h = await getHarness();
+  await seed(h);
+  const account = testAccount(h.dovecot.users.alice, h.dovecot);
+  try {
+    if (["tools", "size", "memory"].some(runs)) await firstServerRows(account);
     if (runs("write")) await writeRows(h); // issue 5: send_email, move_email
     if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
     if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
     if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
-    await client.close();
-    await imap.logout();
   } finally {
-    server.kill();
     await stopHarness();
   }
 }
@@ -223,7 +256,7 @@ async function writeRows(h: Awaited<ReturnType<typeof getHarness>>): Promise<voi
       }, moveVia(callers.raw, pingPong(2)), moveVia(callers.modern, pingPong(3)), moveVia(callers.sdk, pingPong(4))]],
     ];
     console.log(`\n${header("write row")}`);
-    for (const [name, fns] of rows) await printRow(name, fns);
+    for (const [name, fns] of rows) printRow(name, await timeTogether(fns));
   } finally {
     sink.kill();
     smtp.close();
