@@ -113,6 +113,31 @@ describe("token: registered clients", () => {
     expect((await t.grants.findToken(access_token))).not.toBeNull();
   });
 
+  test("replaying a public client's used code revokes its token only with the PKCE verifier (RFC 6749 §10.5)", async () => {
+    const t = on();
+    const c = await registerOk(t.app);
+    const { code, verifier } = await codeFor(t, c, LOOPBACK);
+    const { access_token } = (await (await tokenFor(t, c, code, verifier, LOOPBACK)).json()) as { access_token: string };
+    // Someone who saw the used code (a log, the history) but never had the verifier: refused, and the
+    // person's token lives on. Before, this replay revoked it.
+    for (const guess of [newVerifier(), newVerifier()]) expect((await tokenFor(t, c, code, guess, LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).not.toBeNull();
+    // The client itself replaying (it holds the verifier): the code leaked, so the token goes.
+    expect((await tokenFor(t, c, code, verifier, LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).toBeNull();
+  });
+
+  test("a confidential client's replay revokes with its secret, whatever the verifier", async () => {
+    const t = on();
+    const c = await registerOk(t.app, { token_endpoint_auth_method: "client_secret_post" });
+    const { code, verifier } = await codeFor(t, c, LOOPBACK);
+    const { access_token } = (await (await tokenFor(t, c, code, verifier, LOOPBACK)).json()) as { access_token: string };
+    expect((await tokenFor(t, c, code, newVerifier(), LOOPBACK, { client_secret: "wrong".repeat(10) })).status).toBe(401);
+    expect(await t.grants.findToken(access_token)).not.toBeNull();
+    expect((await tokenFor(t, c, code, newVerifier(), LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).toBeNull();
+  });
+
   test("a code is bound to its client (RFC 6749 §4.1.3): another client cannot redeem it", async () => {
     const t = on();
     const [a, b] = [await registerOk(t.app), await registerOk(t.app)];
