@@ -67,15 +67,15 @@ describe("authorize: a registered client's redirect URI", () => {
 });
 
 describe("the setup form names who is asking", () => {
-  test("the self-declared name, escaped and marked, and the redirect host", async () => {
+  test("the self-declared name, escaped, quoted by the page and marked unchecked, and the redirect host", async () => {
     const t = on();
     const c = await registerOk(t.app, { client_name: "<script>alert(1)</script> Mail & Co" });
     const res = await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: "http://localhost:40001/callback" }));
     const html = await res.text();
-    expect(html).toContain("“&lt;script&gt;alert(1)&lt;/script&gt; Mail &amp; Co”");
+    expect(html).toContain('<q class="declared">&lt;script&gt;alert(1)&lt;/script&gt; Mail &amp; Co</q>');
     expect(html).not.toContain("<script>alert(1)");
-    expect(html).toContain("self-declared");
-    expect(html).toContain("<strong>localhost:40001</strong>");
+    expect(html).toContain("this server has not checked it");
+    expect(html).toContain('<strong class="host">localhost:40001</strong>');
     expect(html).toContain("an app on this computer");
   });
 
@@ -83,10 +83,10 @@ describe("the setup form names who is asking", () => {
     const t = on();
     const c = await registerOk(t.app, { client_name: undefined });
     const unnamed = await (await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: LOOPBACK }))).text();
-    expect(unnamed).toContain("An app that gave no name");
+    expect(unnamed).toContain("The app gave no name.");
     const configured = await (await authorize(t.app, authorizeQuery(newVerifier()))).text();
-    expect(configured).not.toContain("self-declared");
-    expect(configured).toContain("<strong>localhost:6274</strong>");
+    expect(configured).not.toContain("has not checked");
+    expect(configured).toContain('<strong class="host">localhost:6274</strong>');
   });
 
   test("the form shown again after a wrong password still names the client", async () => {
@@ -96,7 +96,7 @@ describe("the setup form names who is asking", () => {
     const page = await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: LOOPBACK }));
     const res = await postForm(t.app, "/oauth/connect", aliceFields(h, formIds(await page.text()), { password: "wrong" }));
     expect(res.status).toBe(401);
-    expect(await res.text()).toContain("“Claude Code”");
+    expect(await res.text()).toContain('<q class="declared">Claude Code</q>');
   });
 });
 
