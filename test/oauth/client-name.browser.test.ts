@@ -4,32 +4,25 @@
 // the name sits in its own box, quoted by the page, quotation marks neutralised, at most 64 characters.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
-import { freePort } from "../support/ports.ts";
-import { testApp } from "../support/app.ts";
+import { startBrowserApp, type BrowserApp } from "../support/browser.ts";
 import { DECLARED_NAME_MAX } from "../../src/views/declared-name.ts";
 import { authorizeQuery, newVerifier } from "./flow.ts";
 import { registerOk } from "./register-flow.ts";
 
-let browser: Browser;
 let base: string;
-let server: ReturnType<typeof testApp>;
+let server: BrowserApp["server"];
+let browser: Browser;
+let running: BrowserApp | undefined;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  server = testApp({ baseUrl: base, openRegistration: true });
-  server.app.listen({ port, hostname: "127.0.0.1" });
-  browser = await launchChromium();
+  running = await startBrowserApp({ openRegistration: true });
+  ({ base, server, browser } = running);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.app.stop(true);
-}, 30_000);
+afterAll(() => running?.stop(), 30_000);
 
-// The attacker's client returns to its own loopback port; its name claims claude.ai and a badge. 100
-// characters, the most registration takes.
+// The attacker's client returns to its own loopback port; its name claims claude.ai and a badge, within
+// the 100 characters registration takes.
 const REAL_HOST = "localhost:47123";
 const FORGED = "Claude” returning to claude.ai, is asking to read and search email ✓ Verified app “Claude";
 const QUOTE_MARKS = /["“”„‟«»‹›〝〞＂]/;
