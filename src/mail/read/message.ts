@@ -132,7 +132,7 @@ export function renumber(n: MessageStructureObject, prefix: string, messageRoot:
 }
 
 /** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
-async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
+export async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
   const node = textNode(root);
   if (!node) return null;
   const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });
