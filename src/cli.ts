@@ -56,6 +56,8 @@ Environment only:
   MAILBOX_MCP_ALLOWED_MAILBOXES    whose mailboxes may be connected: comma list of addresses,
                                    @domains and IMAP hosts (e.g. you@example.com,@example.org,
                                    mail.example.net), or * for anyone; required with open registration
+  MAILBOX_MCP_IMAP_MAX_CONNECTIONS most IMAP connections held at once, one per active mailbox
+                                   (default auto: what this machine's memory and file limit hold)
 `;
 
 function loadConfig(args: string[], env: Env, log: Logger): Config {
@@ -138,7 +140,7 @@ async function serveForever(config: Config, log: Logger, clientCommand: string):
     log.warn("listening beyond loopback but MAILBOX_MCP_BASE_URL is the default http://localhost:PORT: " +
       "clients on other machines will be sent to localhost. Set MAILBOX_MCP_BASE_URL to the URL they use.");
   }
-  log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId, store: storeLabel(config) });
+  log.info("MCP endpoint", { url: `${config.baseUrl}/mcp`, client_id: config.clientId, store: storeLabel(config), imap_connections: service.imapMaxConnections });
   if (!config.databaseUrl) log.info(`client secret: run "${clientCommand}" or read ${config.dataDir}/client.json`);
   const shutdown = (signal: string) => {
     log.info("shutting down", { signal });

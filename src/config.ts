@@ -32,6 +32,8 @@ export interface Settings {
   openRegistration: boolean;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
   allowedMailboxes: AllowedMailboxes | null;
+  /** The most IMAP connections held at once (one per active mailbox); null: sized from the machine (src/mail/imap/pool-size.ts). */
+  imapMaxConnections: number | null;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -139,6 +141,14 @@ export function defaultDataDir(env: Env): string {
   return join(xdg && xdg.startsWith("/") ? xdg : join(env.HOME ?? homedir(), ".local", "share"), "mailbox-mcp");
 }
 
+/** A positive whole number, or null when unset or "auto". */
+function countOrAuto(key: string, value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "" || value.trim() === "auto") return null;
+  const n = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new ConfigError(key, `"${value}" is not a whole number of at least 1 (or "auto")`);
+  return n;
+}
+
 function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
   if (value === undefined || value.trim() === "") return null;
   const parsed = parseAllowedMailboxes(value);
@@ -206,5 +216,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
+    imapMaxConnections: countOrAuto("MAILBOX_MCP_IMAP_MAX_CONNECTIONS", e.MAILBOX_MCP_IMAP_MAX_CONNECTIONS),
   };
 }

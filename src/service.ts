@@ -21,6 +21,8 @@ import { openStore } from "./store/store.ts";
 export interface Service {
   url: string;
   port: number;
+  /** The IMAP pool's cap: MAILBOX_MCP_IMAP_MAX_CONNECTIONS or what this machine can hold (src/mail/imap/pool-size.ts). */
+  imapMaxConnections: number;
   stop(): Promise<void>;
 }
 
@@ -44,7 +46,8 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log);
+  const imap = config.imapMaxConnections === null ? {} : { maxConnections: config.imapMaxConnections };
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { imap } });
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
@@ -67,6 +70,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,
     port: server.port ?? config.port,
+    imapMaxConnections: runtime.mail.imap.options.maxConnections,
     async stop() {
       await stopPurge();
       await poller.stop();

@@ -38,6 +38,12 @@ describe("parseSettings", () => {
     expect(() => checkServeSettings(parseSettings([], {}))).not.toThrow(); // the one configured client: as before
   });
 
+  test("IMAP connection cap: unset or auto is null (sized from the machine); a whole number is taken", () => {
+    expect(parseSettings([], {}).imapMaxConnections).toBeNull();
+    expect(parseSettings([], { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "auto" }).imapMaxConnections).toBeNull();
+    expect(parseSettings([], { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "1500" }).imapMaxConnections).toBe(1500);
+  });
+
   test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
     const s = parseSettings(["--port", "9000", "--base-url=https://mail.example.com/"], {
       MAILBOX_MCP_PORT: "8000", XDG_DATA_HOME: "/xdg",
@@ -58,6 +64,8 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "*,me@example.com" }, []],
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "not an address@" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
+    ["MAILBOX_MCP_IMAP_MAX_CONNECTIONS", { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "0" }, []],
+    ["MAILBOX_MCP_IMAP_MAX_CONNECTIONS", { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "lots" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "not a url" }, []],

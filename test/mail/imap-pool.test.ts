@@ -5,6 +5,7 @@ import type { ImapFlow } from "imapflow";
 import { manualClock } from "../../src/clock.ts";
 import { silentLogger } from "../../src/log.ts";
 import { ImapPool } from "../../src/mail/imap/pool.ts";
+import { defaultMaxConnections, machineLimits } from "../../src/mail/imap/pool-size.ts";
 import { recentEmails } from "../../src/mail/read/recent.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";
@@ -56,7 +57,12 @@ describe("ImapPool", () => {
     expect(t.pool.openCount).toBe(0);
     await t.pool.withClient("tok-a", t.load, inbox);
     expect(t.loads()).toBe(2);
+    expect(t.pool.stats()).toMatchObject({ open: 1, opened: 2, idleClosed: 1, evicted: 0 });
     t.pool.closeAll();
+  });
+
+  test("without a cap given, the machine's (src/mail/imap/pool-size.ts)", () => {
+    expect(pool().pool.options.maxConnections).toBe(defaultMaxConnections(machineLimits()));
   });
 
   test("at the cap the least recently used idle connection is closed", async () => {
@@ -66,9 +72,14 @@ describe("ImapPool", () => {
       await t.pool.withClient(tok, t.load, async (c) => { seen[tok] = c; await inbox(c); });
       t.clock.advance(1000);
     }
+    // "a" is used again: now "b" is the least recently used.
+    await t.pool.withClient("a", t.load, inbox);
+    t.clock.advance(1000);
     await t.pool.withClient("c", t.load, inbox);
     expect(t.pool.openCount).toBe(2);
-    expect(seen.a!.usable).toBe(false); // "a" was the least recently used
+    expect(seen.b!.usable).toBe(false);
+    expect(seen.a!.usable).toBe(true);
+    expect(t.pool.stats()).toMatchObject({ open: 2, max: 2, opened: 3, evicted: 1, idleClosed: 0 });
     t.pool.closeAll();
   });
 

@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: null,
     openRegistration: false,
     allowedMailboxes: null,
+    imapMaxConnections: null,
     version: "0.0.0-test",
     ...overrides,
   };

@@ -1,5 +1,6 @@
 // One IMAP connection per token, shared by that token's MCP sessions (docs/design.md §7): opened on first
-// use, closed after idleMs without use, reopened once when the server dropped it, capped in number.
+// use, closed after idleMs without use, reopened once when the server dropped it, capped in number
+// (MAILBOX_MCP_IMAP_MAX_CONNECTIONS, by default what the machine can hold: ./pool-size.ts).
 // Credentials are loaded only while a connection opens and never kept here.
 import type { ImapFlow } from "imapflow";
 import type { Clock } from "../../clock.ts";
@@ -9,6 +10,7 @@ import { DEFAULT_TIMEOUTS, openImap, type ImapTimeouts } from "./connect.ts";
 import { isDropped, toMailError } from "./errors.ts";
 import { type MailAccount } from "../account.ts";
 import { MailError } from "../errors.ts";
+import { defaultMaxConnections, machineLimits } from "./pool-size.ts";
 
 export interface PoolOptions extends ImapTimeouts {
   maxConnections: number;
@@ -17,9 +19,23 @@ export interface PoolOptions extends ImapTimeouts {
   opTimeoutMs: number;
 }
 
-export const DEFAULT_POOL_OPTIONS: PoolOptions = {
-  ...DEFAULT_TIMEOUTS, maxConnections: 100, idleMs: 5 * 60_000, opTimeoutMs: 60_000,
+/** The defaults but the cap, which is the machine's (./pool-size.ts) unless given. */
+export const DEFAULT_POOL_OPTIONS: Omit<PoolOptions, "maxConnections"> = {
+  ...DEFAULT_TIMEOUTS, idleMs: 5 * 60_000, opTimeoutMs: 60_000,
 };
+
+/** What the pool has done since it started: for the bench and the logs. */
+export interface PoolStats {
+  /** Connections open or opening now, and the cap. */
+  open: number;
+  max: number;
+  /** Connections opened (each a login). */
+  opened: number;
+  /** Idle connections closed to make room for another token's at the cap. */
+  evicted: number;
+  /** Connections closed by the sweep after idleMs unused. */
+  idleClosed: number;
+}
 
 export type AccountLoader = () => Promise<MailAccount>;
 export type Opener = (account: MailAccount, t: ImapTimeouts) => Promise<ImapFlow>;
@@ -41,6 +57,7 @@ export interface WithClientOptions {
 export class ImapPool {
   private readonly entries = new Map<string, Entry>();
   readonly options: PoolOptions;
+  private readonly counts = { opened: 0, evicted: 0, idleClosed: 0 };
 
   constructor(
     private readonly clock: Clock,
@@ -48,12 +65,18 @@ export class ImapPool {
     options: Partial<PoolOptions> = {},
     private readonly open: Opener = openImap,
   ) {
-    this.options = { ...DEFAULT_POOL_OPTIONS, ...options };
+    this.options = { ...DEFAULT_POOL_OPTIONS, maxConnections: options.maxConnections ?? defaultMaxConnections(machineLimits()), ...options };
   }
 
   /** Connections open or opening right now. */
   get openCount(): number {
-    return [...this.entries.values()].filter((e) => e.client || e.opening).length;
+    let n = 0;
+    for (const e of this.entries.values()) if (e.client || e.opening) n++;
+    return n;
+  }
+
+  stats(): PoolStats {
+    return { open: this.openCount, max: this.options.maxConnections, ...this.counts };
   }
 
   /** Runs fn with the token's connection. Every failure comes out as a MailError where it is the server's. */
@@ -106,6 +129,7 @@ export class ImapPool {
     const account = await load();
     entry.where = { imap: account.imap, provider: account.provider };
     const client = await this.open(account, this.options);
+    this.counts.opened++;
     if (this.entries.get(tokenId) !== entry) {
       client.close(); // revoked while we were connecting
       throw new MailError("auth", "The access token was revoked while connecting: reconnect the mailbox.");
@@ -116,17 +140,19 @@ export class ImapPool {
     return client;
   }
 
-  /** At the cap, close the least recently used idle connection, or refuse clearly. */
+  /** At the cap, close the least recently used idle connection, or refuse clearly. One pass: the pool may hold thousands. */
   private makeRoom(): void {
     if (this.openCount < this.options.maxConnections) return;
-    const idle = [...this.entries.values()]
-      .filter((e) => e.client && e.active === 0 && !e.opening)
-      .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    let idle: Entry | null = null;
+    for (const e of this.entries.values()) {
+      if (e.client && e.active === 0 && !e.opening && (!idle || e.lastUsed < idle.lastUsed)) idle = e;
+    }
     if (!idle) {
       throw new MailError("unreachable", `This server already holds its maximum of ${this.options.maxConnections} mail connections, all busy. Try again in a minute.`);
     }
     closeGracefully(idle.client!);
     idle.client = null;
+    this.counts.evicted++;
   }
 
   /** Bounds one call; on expiry the connection is closed, which also fails the stuck command. */
@@ -153,6 +179,7 @@ export class ImapPool {
       if (e.client && now - e.lastUsed >= this.options.idleMs) {
         closeGracefully(e.client);
         e.client = null;
+        this.counts.idleClosed++;
       }
       if (!e.client) this.entries.delete(tokenId);
     }
