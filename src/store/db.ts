@@ -114,8 +114,11 @@ export interface SqliteOptions {
   /**
    * SQLite's `synchronous` for this connection. The default (FULL) syncs the WAL on every commit
    * (~1.7 ms here). NORMAL syncs at checkpoints only: still never corrupt in WAL mode, but a power
-   * loss may undo the last commits. Fit for the MCP session rows (mcp-sessions.ts: last activity
-   * written on every call), which get a connection of their own; never for grants, codes and tokens.
+   * loss may undo the last commits. Fit for bookkeeping written on most requests, which gets a
+   * connection of their own (store.ts): the MCP session rows' last activity (mcp-sessions.ts) and a
+   * grant's last use (grants.ts touchGrant); never for issuing or revoking grants, codes and tokens.
+   * Each sync also blocks the event loop (bun:sqlite is synchronous): at 1,000 active mailboxes the
+   * last-use updates alone, ~17 a second with FULL, stalled every request by up to 175 ms.
    */
   synchronous?: "FULL" | "NORMAL";
 }

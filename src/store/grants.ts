@@ -22,6 +22,8 @@ export class GrantStore {
     private readonly db: Db,
     private readonly masterKey: Uint8Array,
     private readonly clock: Clock,
+    /** Where touchGrant writes: on SQLite the connection without a sync per commit (store.ts). */
+    private readonly bookkeeping: Db = db,
   ) {}
 
   /**
@@ -150,9 +152,13 @@ export class GrantStore {
     return tokenHash;
   }
 
-  /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/lifecycle/last-used.ts). */
+  /**
+   * Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/lifecycle/last-used.ts).
+   * On the bookkeeping connection: with a thousand active mailboxes these are ~17 commits a second,
+   * each of which would otherwise wait for a disk sync on the event loop (docs/decisions.md "Store").
+   */
   async touchGrant(grantId: string): Promise<void> {
-    await this.db.q`UPDATE grants SET last_used_at = ${this.clock()} WHERE id = ${grantId}`;
+    await this.bookkeeping.q`UPDATE grants SET last_used_at = ${this.clock()} WHERE id = ${grantId}`;
   }
 
   /** Delete expired codes and tokens; grants left without a code or token go with them. */

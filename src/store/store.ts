@@ -74,7 +74,10 @@ export interface StoreTarget {
 }
 
 export interface StoreOptions {
-  /** The MCP session rows' connection: on SQLite a second one without a sync per commit (db.ts); default `db`. */
+  /**
+   * The bookkeeping connection: MCP session rows and grants' last use, written on most requests and
+   * worth less than a disk sync each; on SQLite a second one without a sync per commit (db.ts); default `db`.
+   */
   sessionDb?: Db;
   /** A client registration without a grant for this long is gone; default 30 days. */
   clientIdleMs?: number;
@@ -84,7 +87,7 @@ export interface StoreOptions {
 export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options: StoreOptions = {}): Store {
   const sessionDb = options.sessionDb ?? db;
   const clientIdleMs = options.clientIdleMs ?? DEFAULT_CLIENT_IDLE_MS;
-  const grants = new GrantStore(db, masterKey, clock);
+  const grants = new GrantStore(db, masterKey, clock, sessionDb);
   const pending = new PendingStore(db, clock);
   const clients = new ClientStore(db, clock, clientIdleMs);
   return {

@@ -9,6 +9,9 @@ import { hashSecret } from "../../src/store/crypto.ts";
 import { GrantStore } from "../../src/store/grants.ts";
 import { PendingStore } from "../../src/store/pending.ts";
 import { migrate } from "../../src/store/schema.ts";
+import { storesOver } from "../../src/store/store.ts";
+import { USERS } from "../support/dovecot.ts";
+import { issueTestGrant, testAccount } from "../support/token.ts";
 import { BACKENDS, closeStoresAfterEach } from "../support/stores.ts";
 
 const MIN = 60_000;
@@ -198,5 +201,28 @@ describe("the SQLite file", () => {
       for (const secret of ["p@ss-UNIQUE-8842", CODE, TOKEN]) expect(bytes.includes(secret)).toBe(false);
     }
     await db.close();
+  });
+});
+
+describe("the bookkeeping connection", () => {
+  test("a grant's last use is written on the connection without a sync per commit, not on the main one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "grants-"));
+    const main = await openSqlite(join(dir, "db.sqlite"));
+    await migrate(main);
+    const bookkeeping = await openSqlite(join(dir, "db.sqlite"), { synchronous: "NORMAL" });
+    const store = storesOver(main, new Uint8Array(32).fill(3), manualClock(), { sessionDb: bookkeeping });
+    const { token } = await issueTestGrant(store, testAccount(USERS.alice, { host: "localhost", port: 143 }));
+    const { grantId } = (await store.grants.findToken(token))!;
+    const written = (db: Db) => {
+      const seen: string[] = [];
+      const q = db.q.bind(db);
+      db.q = ((strings: TemplateStringsArray, ...values: unknown[]) => (seen.push(strings.join("?")), q(strings, ...values))) as Db["q"];
+      return seen;
+    };
+    const [onMain, onBookkeeping] = [written(main), written(bookkeeping)];
+    await store.grants.touchGrant(grantId);
+    expect(onBookkeeping.some((sql) => sql.includes("UPDATE grants SET last_used_at"))).toBe(true);
+    expect(onMain).toEqual([]);
+    await store.close();
   });
 });
