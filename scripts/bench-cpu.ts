@@ -8,13 +8,18 @@
 // that HTTP, auth, session lookup, JSON-RPC and the tool all count. A warm-up pass first (JIT, IMAP
 // logins, folder selects), then the measured passes.
 import type { MailAccount } from "../src/mail/account.ts";
-import { modernCaller, openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
+import { CALLGRIND, modernCaller, openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
 
 const TOKENS = 10;
 const SESSIONS_PER_TOKEN = 10;
 const CALLERS_PER_TOKEN = 2;
 const CALLS = Number(process.env.BENCH_CPU_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 3);
+/** BENCH_CPU_PARTS=mix or =bare: only the read mix, or only list_providers (a profile of one of them); ERAS=2025 or 2026 likewise. */
+const PARTS = new Set((process.env.BENCH_CPU_PARTS ?? "mix,bare").split(","));
+const ERAS = new Set((process.env.BENCH_CPU_ERAS ?? "2025,2026").split(","));
+/** Callers at once (default all of them); BENCH_CALLGRIND runs want few, or calls queue past the pool's 60 s bound. */
+const LANES = Number(process.env.BENCH_CPU_LANES ?? TOKENS * CALLERS_PER_TOKEN);
 
 /** The read mix, one call per step, cycling. */
 export function readMix(folder: string): Array<(m: McpCaller) => Promise<unknown>> {
@@ -52,20 +57,29 @@ export async function cpuRow(
       const callers = await callersFor(url, token);
       for (let c = 0; c < CALLERS_PER_TOKEN; c++) lanes.push(callers.filter((_, i) => i % CALLERS_PER_TOKEN === c));
     }
+    lanes.splice(LANES);
     // The lowest of ROUNDS runs: other tenants of this shared machine only ever add to a run's CPU
     // time (cache and frequency interference), so the minimum is the steadiest estimate.
     const measure = async (what: string, mix: Array<(m: McpCaller) => Promise<unknown>>, calls: number) => {
       await runLoad(lanes, mix, Math.max(200, calls / 4)); // warm-up
       const runs: number[] = [];
+      const instructions: number[] = [];
       let wall = 0;
       for (let r = 0; r < ROUNDS; r++) {
+        const counted = CALLGRIND ? await server.countInstructions() : null;
         const before = await server.cpuMicros();
         const t = performance.now();
         await runLoad(lanes, mix, calls);
         runs.push(((await server.cpuMicros()) - before) / calls);
+        if (counted) instructions.push((await counted()) / calls);
         wall += performance.now() - t;
       }
       const best = Math.min(...runs);
+      if (CALLGRIND) {
+        console.log(`${label.padEnd(38)} ${what.padEnd(15)} ${(Math.min(...instructions) / 1e6).toFixed(3)} M instructions per call ` +
+          `(lowest of ${instructions.map((r) => (r / 1e6).toFixed(3)).join(", ")}; ${ROUNDS} x ${calls} calls under callgrind)`);
+        return Math.min(...instructions);
+      }
       console.log(`${label.padEnd(38)} ${what.padEnd(15)} ${(best / 1000).toFixed(3)} ms CPU per call ` +
         `(lowest of ${runs.map((r) => (r / 1000).toFixed(3)).join(", ")}; ${ROUNDS} x ${calls} calls in ${(wall / 1000).toFixed(1)} s)`);
       return best;
@@ -73,8 +87,8 @@ export async function cpuRow(
     // The read mix is what users cause; list_providers alone touches no IMAP, so its figure is the
     // HTTP + auth + session + JSON-RPC cost that the SDK and the session store add to every call.
     return {
-      mix: await measure("read mix", readMix(folder), CALLS),
-      bare: await measure("list_providers", [(m) => m.call("list_providers", {})], CALLS * 3),
+      mix: PARTS.has("mix") ? await measure("read mix", readMix(folder), CALLS) : NaN,
+      bare: PARTS.has("bare") ? await measure("list_providers", [(m) => m.call("list_providers", {})], CALLS * 3) : NaN,
     };
   } finally {
     server.kill();
@@ -96,6 +110,6 @@ export async function modernCallers(url: string, token: string): Promise<McpCall
 export async function cpuRows(account: MailAccount, folder: string): Promise<void> {
   console.log(`\nserver CPU per call, mixed read load (5 read tools), ${TOKENS} tokens, ${TOKENS * SESSIONS_PER_TOKEN} sessions (2025) ` +
     `or clients (2026), ${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
-  await cpuRow("2025-11-25, 100 sessions (raw client)", account, folder, sessionCallers);
-  await cpuRow("2026-07-28, no sessions (raw client)", account, folder, modernCallers);
+  if (ERAS.has("2025")) await cpuRow("2025-11-25, 100 sessions (raw client)", account, folder, sessionCallers);
+  if (ERAS.has("2026")) await cpuRow("2026-07-28, no sessions (raw client)", account, folder, modernCallers);
 }

@@ -3,7 +3,9 @@
 // protocol era (2025-11-25 on a session, 2026-07-28 without one).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { MailAccount } from "../src/mail/account.ts";
 import { callOk } from "../test/support/mcp-client.ts";
 
@@ -106,6 +108,16 @@ export interface ServerProc {
   kill(): void;
   /** The server's own process.cpuUsage(), user + system, in µs. */
   cpuMicros(): Promise<number>;
+  /** BENCH_CALLGRIND=1 only: starts counting; the function returned stops and gives the instructions executed meanwhile. */
+  countInstructions(): Promise<() => Promise<number>>;
+  /** RSS and JS heap in bytes, after a full GC in the server. */
+  memory(): Promise<{ rss: number; heap: number }>;
+  /** The IMAP pool's counters (src/mail/imap/pool.ts PoolStats). */
+  pool(): Promise<{ open: number; max: number; opened: number; evicted: number; idleClosed: number }>;
+  /** Runs the server's sweeper now (idle sessions, connections and credentials). */
+  sweep(): Promise<void>;
+  /** The server's worst event-loop delay (ms) since the previous call. */
+  lag(): Promise<number>;
 }
 
 /** Lines of a child's stdout, one at a time. */
@@ -136,29 +148,87 @@ function profileFlags(script: string): string[] {
   return ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${dir}`];
 }
 
+/**
+ * BENCH_CALLGRIND=1: each server process runs under valgrind's callgrind, which counts the
+ * instructions it executes: a figure other people's load on this shared machine cannot move. The
+ * server starts and warms up uninstrumented (still several times slower than without valgrind);
+ * instrumentation is on only while a measurement runs (ServerProc.countInstructions).
+ */
+export const CALLGRIND = process.env.BENCH_CALLGRIND === "1";
+
+function underCallgrind(script: string): string[] {
+  if (!CALLGRIND || !script.endsWith("bench-server.ts")) return [];
+  return ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null", "-q"];
+}
+
+const control = (pid: number, ...args: string[]) =>
+  Bun.spawn(["callgrind_control", ...args, String(pid)], { stdout: "pipe", stderr: "ignore" });
+
+/** Instrumentation on and counters zeroed; the returned function reads the instructions since (all threads) and turns it off. */
+async function countInstructions(pid: number): Promise<() => Promise<number>> {
+  await control(pid, "-i", "on").exited;
+  await control(pid, "-z").exited;
+  return async () => {
+    const out = await new Response(control(pid, "-e", "Ir").stdout).text();
+    await control(pid, "-i", "off").exited;
+    let sum = 0;
+    for (const m of out.matchAll(/^\s*Th \d+\s+([\d,]+)/gm)) sum += Number(m[1]!.replace(/,/g, ""));
+    return sum;
+  };
+}
+
 /** Spawns a bench child process and returns it with the JSON line it prints once ready. */
-async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess<"pipe", "pipe", "inherit">; ready: T; nextLine: () => Promise<string> }> {
-  const proc = Bun.spawn(["bun", ...profileFlags(args[0]!), ...args], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+async function spawnReady<T>(args: string[], env: Record<string, string> = {}): Promise<{ proc: Bun.Subprocess<"pipe", "pipe", "inherit">; ready: T; nextLine: () => Promise<string> }> {
+  const proc = Bun.spawn([...underCallgrind(args[0]!), "bun", ...profileFlags(args[0]!), ...args], {
+    stdin: "pipe", stdout: "pipe", stderr: "inherit", env: { ...process.env, ...env },
+  });
   const nextLine = lineReader(proc.stdout);
   const first = await nextLine().catch(() => { throw new Error(`${args[0]} exited before it was ready`); });
   return { proc, ready: JSON.parse(first) as T, nextLine };
 }
 
-/** `store`: a postgres:// URL for the store (default a SQLite file), and tokens to reuse instead of issuing. */
-export async function startServer(accounts: MailAccount[], store: { databaseUrl?: string; tokens?: string[] } = {}): Promise<ServerProc> {
-  const args = ["scripts/bench-server.ts", JSON.stringify(accounts), store.databaseUrl ?? ""];
-  if (store.tokens) args.push("reuse", JSON.stringify(store.tokens));
-  const { proc, ready, nextLine } = await spawnReady<{ port: number; tokens: string[] }>(args);
+export interface ServerOptions {
+  /** A postgres:// URL for the store (default a SQLite file). */
+  databaseUrl?: string;
+  /** Tokens to reuse instead of issuing (a second instance on the same store). */
+  tokens?: string[];
+  /** Environment for the server process (MAILBOX_MCP_IMAP_MAX_CONNECTIONS, BENCH_IMAP_IDLE_MS). */
+  env?: Record<string, string>;
+}
+
+export async function startServer(accounts: MailAccount[], opts: ServerOptions = {}): Promise<ServerProc> {
+  // An argument holds at most 128 KB on Linux: a thousand accounts go through a file.
+  const json = JSON.stringify(accounts);
+  const file = json.length > 64 * 1024 ? join(mkdtempSync(join(tmpdir(), "bench-accounts-")), "accounts.json") : null;
+  if (file) writeFileSync(file, json, { mode: 0o600 });
+  const args = ["scripts/bench-server.ts", file ? `@${file}` : json, opts.databaseUrl ?? ""];
+  if (opts.tokens) args.push("reuse", JSON.stringify(opts.tokens));
+  const { proc, ready, nextLine } = await spawnReady<{ port: number; tokens: string[] }>(args, opts.env);
+  if (file) rmSync(dirname(file), { recursive: true, force: true });
+  // One question at a time: answers come back in order on the child's stdout.
+  let turn: Promise<unknown> = Promise.resolve();
+  const ask = <T>(question: string): Promise<T> => {
+    const answer = turn.then(async () => {
+      proc.stdin.write(`${question}\n`);
+      proc.stdin.flush();
+      return JSON.parse(await nextLine()) as T;
+    });
+    turn = answer.catch(() => {});
+    return answer;
+  };
   return {
     ...ready,
     pid: proc.pid,
     kill: () => proc.kill(),
     async cpuMicros() {
-      proc.stdin.write("cpu\n");
-      proc.stdin.flush();
-      const { user, system } = JSON.parse(await nextLine()) as { user: number; system: number };
+      const { user, system } = await ask<{ user: number; system: number }>("cpu");
       return user + system;
     },
+    countInstructions: () => countInstructions(proc.pid),
+    memory: () => ask("mem"),
+    pool: () => ask("pool"),
+    sweep: async () => void (await ask("sweep")),
+    lag: async () => (await ask<{ max: number }>("lag")).max,
   };
 }
 

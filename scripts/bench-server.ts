@@ -1,12 +1,16 @@
 // The server process for `bun run bench`: the real app (routes, MCP runtime, sweeper) on a free
 // port with a store file in a temp dir, opened as src/service.ts does, so its RSS and CPU are the
-// server's alone. Reads MailAccounts as JSON from argv[2], issues one token per account through the
-// real store path, prints {port, tokens} as one JSON line on stdout, then serves until killed. With a
-// postgres:// URL in argv[3] the store is that database instead (several such processes share it);
-// argv[4] = "reuse" takes the tokens from argv[5] (JSON) instead of issuing new ones (a second
-// instance on the same store). Each line "cpu" on stdin is answered with one JSON line of
-// process.cpuUsage() (µs of user and system time so far), for the bench's CPU-per-call row.
-import { mkdtempSync, rmSync } from "node:fs";
+// server's alone. Reads MailAccounts as JSON from argv[2] (or from the file named by "@path", for
+// more than fit an argument), issues one token per account through the real store path, prints
+// {port, tokens} as one JSON line on stdout, then serves until killed. With a postgres:// URL in
+// argv[3] the store is that database instead (several such processes share it); argv[4] = "reuse"
+// takes the tokens from argv[5] (JSON) instead of issuing new ones (a second instance on the same
+// store). MAILBOX_MCP_IMAP_MAX_CONNECTIONS is read as the service reads it; BENCH_IMAP_IDLE_MS
+// shortens the pool's 5 idle minutes (the many-mailbox row). Each line on stdin is a question
+// answered with one JSON line: "cpu" process.cpuUsage() (µs of user and system time so far), "mem"
+// RSS and heap after a full GC, "pool" the IMAP pool's counters, "sweep" runs the sweeper now, "lag"
+// the event loop's worst delay since the last "lag".
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApp } from "../src/http/app.ts";
@@ -21,11 +25,13 @@ import { CLIENT_IDLE_MS } from "../src/oauth/protocol/registration.ts";
 import { TokenEvents } from "../src/oauth/lifecycle/token-events.ts";
 import { openStore } from "../src/store/store.ts";
 import { systemClock } from "../src/clock.ts";
+import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
 
-const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
+const arg = process.argv[2] ?? "[]";
+const accounts = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg) as MailAccount[];
 const port = await freePort();
 const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
 // A store like the service's (src/service.ts): a SQLite file with session rows on their own connection, or Postgres.
@@ -37,7 +43,12 @@ const store = await openStore({
   databaseUrl, sqlitePath: join(dir, "store.sqlite"), masterKey: config.secretKey, clock: systemClock, clientIdleMs: CLIENT_IDLE_MS,
 });
 const clients = new ClientRegistry(config, store.clients);
-const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger);
+const { imapMaxConnections } = parseSettings([], process.env);
+const imap = {
+  ...(imapMaxConnections === null ? {} : { maxConnections: imapMaxConnections }),
+  ...(process.env.BENCH_IMAP_IDLE_MS ? { idleMs: Number(process.env.BENCH_IMAP_IDLE_MS) } : {}),
+};
+const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { mail: { imap } });
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
@@ -49,13 +60,37 @@ if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "
 else for (const account of accounts) tokens.push(await issueTestToken(store, account));
 process.stdout.write(JSON.stringify({ port, tokens }) + "\n");
 
-// The bench's CPU row asks for our own CPU time: only this process knows it (process.cpuUsage).
+// Event-loop lag: how late a 20 ms timer fires, the worst since the last "lag" question.
+let lagMax = 0;
+let expected = performance.now() + 20;
+setInterval(() => {
+  const now = performance.now();
+  lagMax = Math.max(lagMax, now - expected);
+  expected = now + 20;
+}, 20).unref();
+
+// The bench asks what only this process knows: its CPU time, its memory, its pool, its lag.
+const answers: Record<string, () => unknown> = {
+  lag: () => {
+    const max = lagMax;
+    lagMax = 0;
+    return { max };
+  },
+  cpu: () => process.cpuUsage(),
+  mem: () => {
+    Bun.gc(true);
+    return { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
+  },
+  pool: () => runtime.mail.imap.stats(),
+  sweep: () => (runtime.sweep(), {}),
+};
 let pending = "";
 process.stdin.on("data", (chunk: Buffer) => {
   pending += chunk.toString();
   for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
     const line = pending.slice(0, nl).trim();
     pending = pending.slice(nl + 1);
-    if (line === "cpu") process.stdout.write(JSON.stringify(process.cpuUsage()) + "\n");
+    const answer = answers[line];
+    if (answer) process.stdout.write(JSON.stringify(answer()) + "\n");
   }
 });

@@ -19,6 +19,8 @@ export interface DovecotServer {
   host: "localhost";
   port: number;
   users: Record<UserName, MailUser>;
+  /** DovecotOptions.extraUsers: mailbox users m0001…, each with its own password (the bench's many-mailbox row). */
+  extraUsers: MailUser[];
   /** Temp dir holding dovecot.conf, dovecot.log and mail/<name>/ (Maildir++). */
   dir: string;
   /** IMAP APPEND as `user` ("alice" or her email); the folder must exist. */
@@ -34,7 +36,15 @@ export interface DovecotOptions {
   timeoutMs?: number;
   /** Keep the temp dir after stop() (for debugging). Also: MAILBOX_TEST_KEEP_DIR=1. */
   keepDir?: boolean;
+  /** This many more users (m0001@example.test…), and process and client limits raised to hold them all connected at once. */
+  extraUsers?: number;
 }
+
+/** The extra users of DovecotOptions.extraUsers. */
+export const extraUsers = (n: number): MailUser[] => Array.from({ length: n }, (_, i) => {
+  const name = `m${String(i + 1).padStart(4, "0")}`;
+  return { user: `${name}@example.test`, pass: `${name}-pw-Secr3t!`, email: `${name}@example.test` };
+});
 
 export const USERS: Record<UserName, MailUser> = {
   alice: { user: "alice@example.test", pass: "alice-pw-Secr3t!", email: "alice@example.test" },
@@ -92,7 +102,13 @@ type Conf = Array<[string, string | number | Conf]>;
 const render = (c: Conf, ind = ""): string =>
   c.map(([k, v]) => (Array.isArray(v) ? `${ind}${k} {\n${render(v, ind + "  ")}${ind}}\n` : `${ind}${k} = ${v}\n`)).join("");
 
-function config(dir: string, port: number, listen: string, id: Identity, sep: string): string {
+/** Dovecot's defaults serve 100 IMAP processes (one per connection) and 1,000 clients per service: room for `users` connected at once. */
+const roomFor = (users: number): Conf => users <= 0 ? [] : [
+  ["default_process_limit", users + 100], ["default_client_limit", 2 * users + 1000],
+  ["service imap", [["process_limit", users + 100]]],
+];
+
+function config(dir: string, port: number, listen: string, id: Identity, sep: string, extra = 0): string {
   const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"].map(
     (m): [string, Conf] => [`mailbox ${m}`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
   );
@@ -115,6 +131,7 @@ function config(dir: string, port: number, listen: string, id: Identity, sep: st
     ["service anvil", [["chroot", ""]]],
     ["service imap-login", [["chroot", ""], ["service_count", 0], ["inet_listener imap", [["port", port]]], ["inet_listener imaps", [["port", 0]]]]],
     ["namespace inbox", [["inbox", "yes"], ["separator", sep], ...special]],
+    ...roomFor(extra),
   ]);
 }
 
@@ -154,12 +171,12 @@ function tempBase(): string {
   return tmpdir();
 }
 
-function prepareDir(id: Identity): string {
+function prepareDir(id: Identity, extra: MailUser[]): string {
   const dir = mkdtempSync(join(tempBase(), "mailbox-mcp-dovecot-"));
   chmodSync(dir, 0o755); // login/auth processes run as other users and must traverse it
   mkdirSync(join(dir, "mail"));
   chownSync(join(dir, "mail"), id.uid, id.gid);
-  const lines = Object.values(USERS).map((u) => `${u.user}:{PLAIN}${u.pass}::::::`);
+  const lines = [...Object.values(USERS), ...extra].map((u) => `${u.user}:{PLAIN}${u.pass}::::::`);
   writeFileSync(join(dir, "passwd"), lines.join("\n") + "\n", { mode: 0o644 });
   return dir;
 }
@@ -174,10 +191,11 @@ function spawnDovecot(dir: string): Bun.Subprocess {
   }
 }
 
-function resolveUser(user: string): MailUser {
-  const found = Object.entries(USERS).find(([name, u]) => name === user || u.email === user.toLowerCase());
+function resolveUser(user: string, extra: MailUser[] = []): MailUser {
+  const found = Object.entries(USERS).find(([name, u]) => name === user || u.email === user.toLowerCase())?.[1] ??
+    extra.find((u) => u.email === user.toLowerCase() || u.email.split("@")[0] === user);
   if (!found) throw new Error(`unknown test user ${user}`);
-  return found[1];
+  return found;
 }
 
 async function stopProcess(proc: Bun.Subprocess): Promise<void> {
@@ -193,12 +211,13 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
   dovecotBinary(); // fail fast with the install hint
   const id = identity();
   const sep = opts.separator ?? "/";
+  const extra = extraUsers(opts.extraUsers ?? 0);
   for (let attempt = 1; ; attempt++) {
-    const dir = prepareDir(id);
+    const dir = prepareDir(id, extra);
     const port = await freePort();
     // "localhost" may resolve to ::1 elsewhere: listen there too when the machine has it.
     const listen = (await probe(port, "::1")) ? "127.0.0.1, ::1" : "127.0.0.1";
-    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep));
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, extra.length));
     const proc = spawnDovecot(dir);
     const keep = opts.keepDir ?? keepDirs();
     running.set(proc, { dir, keep });
@@ -212,20 +231,21 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
       if (raced && attempt < 3) continue; // someone took the port between probe and bind
       throw err;
     }
-    return makeServer(proc, dir, port, id, sep, keep);
+    return makeServer(proc, dir, port, id, sep, keep, extra);
   }
 }
 
-function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identity, sep: string, keep: boolean): DovecotServer {
+function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identity, sep: string, keep: boolean, extra: MailUser[]): DovecotServer {
   let stopping: Promise<void> | undefined;
   return {
     host: "localhost",
     port,
     users: USERS,
+    extraUsers: extra,
     dir,
-    deliver: (user, raw, folder = "INBOX", flags) => withImap(port, resolveUser(user), (c) => append(c, raw, folder, flags)),
+    deliver: (user, raw, folder = "INBOX", flags) => withImap(port, resolveUser(user, extra), (c) => append(c, raw, folder, flags)),
     seedBulk: async (user, folder, count, make) => {
-      const u = resolveUser(user);
+      const u = resolveUser(user, extra);
       await writeMaildir(join(dir, "mail", u.email.split("@")[0]!), folder, sep, id, count, make);
       // Let Dovecot index them now (as imapflow opens it: CONDSTORE, read-write) rather than inside
       // the first test that reads them. At 20,000 messages later first opens can still cost ~1 s.
