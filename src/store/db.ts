@@ -115,8 +115,10 @@ export interface SqliteOptions {
    * SQLite's `synchronous` for this connection. The default (FULL) syncs the WAL on every commit
    * (~1.7 ms here). NORMAL syncs at checkpoints only: still never corrupt in WAL mode, but a power
    * loss may undo the last commits. Fit for bookkeeping written on most requests, which gets a
-   * connection of their own (store.ts): the MCP session rows' last activity (mcp-sessions.ts) and a
-   * grant's last use (grants.ts touchGrant); never for issuing or revoking grants, codes and tokens.
+   * connection of their own (store.ts): the MCP session rows' last activity (mcp-sessions.ts), a
+   * grant's last use (grants.ts touchGrant) and the owner's activity rows (activity.ts: committed
+   * before the call answers, as always; a power cut may lose the last ones); never for issuing or
+   * revoking grants, codes and tokens.
    * Each sync also blocks the event loop (bun:sqlite is synchronous): at 1,000 active mailboxes the
    * last-use updates alone, ~17 a second with FULL, stalled every request by up to 175 ms.
    */

@@ -75,8 +75,9 @@ export interface StoreTarget {
 
 export interface StoreOptions {
   /**
-   * The bookkeeping connection: MCP session rows and grants' last use, written on most requests and
-   * worth less than a disk sync each; on SQLite a second one without a sync per commit (db.ts); default `db`.
+   * The bookkeeping connection: MCP session rows, grants' last use and the activity log, written on
+   * most requests and each worth less than a disk sync that stalls every other request; on SQLite a
+   * second one without a sync per commit (db.ts); default `db`.
    */
   sessionDb?: Db;
   /** A client registration without a grant for this long is gone; default 30 days. */
@@ -98,7 +99,8 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     clients,
     admin: new GrantAdmin(db, masterKey, clock),
     revocations: new Revocations(db),
-    activity: new ActivityLog(db, masterKey, clock),
+    // Bookkeeping too: a disk sync per write call stalled every other request (docs/decisions.md "Store").
+    activity: new ActivityLog(sessionDb, masterKey, clock),
     sessions: new SessionRows(sessionDb),
     async purgeExpired() {
       await pending.purgeExpired();

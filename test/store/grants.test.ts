@@ -205,7 +205,7 @@ describe("the SQLite file", () => {
 });
 
 describe("the bookkeeping connection", () => {
-  test("a grant's last use is written on the connection without a sync per commit, not on the main one", async () => {
+  test("a grant's last use and the activity rows are written on the connection without a sync per commit, not on the main one", async () => {
     const dir = mkdtempSync(join(tmpdir(), "grants-"));
     const main = await openSqlite(join(dir, "db.sqlite"));
     await migrate(main);
@@ -221,8 +221,11 @@ describe("the bookkeeping connection", () => {
     };
     const [onMain, onBookkeeping] = [written(main), written(bookkeeping)];
     await store.grants.touchGrant(grantId);
+    await store.activity.record({ grantId, tool: "move_email", outcome: "ok", details: { folder: "INBOX", uids: [1] } });
     expect(onBookkeeping.some((sql) => sql.includes("UPDATE grants SET last_used_at"))).toBe(true);
+    expect(onBookkeeping.some((sql) => sql.includes("INSERT INTO activity"))).toBe(true);
     expect(onMain).toEqual([]);
+    expect((await store.activity.list({})).map((r) => r.tool)).toEqual(["move_email"]);
     await store.close();
   });
 });
