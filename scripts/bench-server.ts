@@ -16,9 +16,10 @@ import { join } from "node:path";
 import { createApp } from "../src/http/app.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
+import { releaseStartupMemory } from "../src/service.ts";
 import type { MailAccount } from "../src/mail/account.ts";
 import { verifyLogin } from "../src/mail/imap/verify.ts";
-import { McpEndpoint } from "../src/mcp/transport/endpoint.ts";
+import { lazyEndpoint } from "../src/mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/protocol/clients.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/protocol/registration.ts";
@@ -26,7 +27,7 @@ import { TokenEvents } from "../src/oauth/lifecycle/token-events.ts";
 import { openStore } from "../src/store/store.ts";
 import { systemClock } from "../src/clock.ts";
 import { parseSettings } from "../src/config.ts";
-import { testConfig } from "../test/support/app.ts";
+import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
 
@@ -52,12 +53,13 @@ const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), sy
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
+const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));
 else for (const account of accounts) tokens.push(await issueTestToken(store, account));
+releaseStartupMemory(); // as src/service.ts does once serving
 process.stdout.write(JSON.stringify({ port, tokens }) + "\n");
 
 // Event-loop lag: how late a 20 ms timer fires, the worst since the last "lag" question.

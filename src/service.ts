@@ -7,7 +7,7 @@ import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/body/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
-import { McpEndpoint } from "./mcp/transport/endpoint.ts";
+import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
@@ -37,6 +37,17 @@ export function storeLabel(config: Config): string {
   return `postgres ${databaseLabel(config.databaseUrl)}`;
 }
 
+/**
+ * Start-up's garbage (module parsing, migrations) collected and the freed pages handed back to the
+ * system: ~3 MB of an idle server's RSS (docs/performance.md "Idle memory"). Bun.shrink is marked
+ * deprecated, so it is used only while it exists.
+ */
+export function releaseStartupMemory(): void {
+  Bun.gc(true);
+  const shrink = (Bun as { shrink?: () => void }).shrink;
+  if (typeof shrink === "function") shrink();
+}
+
 export async function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Promise<Service> {
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
@@ -51,7 +62,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
-  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
+  const mcp = lazyEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
   const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
   let server;
@@ -66,6 +77,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
 
   // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
   const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
+  releaseStartupMemory();
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { McpEndpoint } from "../mcp/transport/endpoint.ts";
+import type { McpAnswering } from "../mcp/transport/endpoint.ts";
 import type { ClientRegistry } from "../oauth/protocol/clients.ts";
 import type { ConnectDeps } from "../oauth/setup/connect.ts";
 import { storeLimiters } from "../oauth/limits/rate-limit.ts";
@@ -32,7 +32,7 @@ export interface AppDeps {
   /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
   verifyLogin: ConnectDeps["verify"];
   /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
-  mcp: McpEndpoint;
+  mcp: McpAnswering;
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }

@@ -12,32 +12,8 @@ import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
 
-export const TEST_CLIENT_ID = "test-client";
-export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
-
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    baseUrl: "http://localhost",
-    host: "127.0.0.1",
-    port: 8787,
-    dataDir: "/nonexistent",
-    clientId: TEST_CLIENT_ID,
-    clientSecret: TEST_CLIENT_SECRET,
-    clientHosts: ["claude.ai", "claude.com"],
-    siteOrigin: "https://site.example",
-    extraRedirectUris: [],
-    extraOrigins: [],
-    secretKey: new Uint8Array(32).fill(7),
-    allowPrivateHosts: true,
-    trustProxy: false,
-    databaseUrl: null,
-    openRegistration: false,
-    allowedMailboxes: null,
-    imapMaxConnections: null,
-    version: "0.0.0-test",
-    ...overrides,
-  };
-}
+export { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testConfig } from "./config.ts";
+import { testConfig } from "./config.ts";
 
 /** Builds the stores over the test's key and clock; `storesOver(db, …)` puts them on a file or on Postgres. */
 export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;

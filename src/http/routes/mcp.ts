@@ -14,7 +14,7 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { primeSse, rpcError, sendWhole } from "../../mcp/transport/body.ts";
 import { readJsonBody } from "../body/mcp.ts";
-import type { McpCaller, McpEndpoint } from "../../mcp/transport/endpoint.ts";
+import type { McpAnswering, McpCaller } from "../../mcp/transport/endpoint.ts";
 import type { InFlight } from "../../mcp/transport/inflight.ts";
 import { missingScope } from "../../mcp/scope.ts";
 import { checkBearer, insufficientScopeChallenge, type BearerAuth } from "../../oauth/protocol/bearer.ts";
@@ -36,7 +36,7 @@ export interface McpRouteOptions {
   clock: Clock;
   log: Logger;
   /** Answers an authenticated request (src/mcp/transport/endpoint.ts). */
-  mcp: McpEndpoint;
+  mcp: McpAnswering;
   timeouts?: HttpTimeouts;
 }
 
@@ -55,7 +55,7 @@ interface Mcp {
   deps: McpRouteOptions;
   origins: Set<string>;
   inflight: InFlight;
-  endpoint: McpEndpoint;
+  endpoint: McpAnswering;
   lastUsed: LastUsed;
 }
 

@@ -3,12 +3,14 @@
 // shows (RFC 2046 §5.1.4). The parser is markdown-it (CommonMark + tables + strikethrough) with its
 // safe defaults: raw HTML in the source is escaped, not passed through, and link targets such as
 // javascript:, vbscript: and file: are refused (docs/decisions.md "Composing").
-import MarkdownIt from "markdown-it";
+import type MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 
 // breaks: a single line break is a line break, as people type mail (and as a model writes "Hi Bob,\n…").
 // linkify: a bare https://… or www.… becomes a link in the HTML part; the text part shows it anyway.
-const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
+// Made on first use (a synchronous require): an idle server does not hold markdown-it (~3 MB).
+let parser: InstanceType<typeof MarkdownIt> | undefined;
+const markdownIt = (): InstanceType<typeof MarkdownIt> => (parser ??= new (require("markdown-it") as typeof MarkdownIt)({ html: false, linkify: true, breaks: true }));
 
 export interface MarkdownBody {
   html: string;
@@ -16,6 +18,7 @@ export interface MarkdownBody {
 }
 
 export function renderMarkdown(source: string): MarkdownBody {
+  const md = markdownIt();
   const tokens = md.parse(source, {});
   return { html: md.renderer.render(tokens, md.options, {}), text: plainText(tokens) };
 }

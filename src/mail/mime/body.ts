@@ -1,6 +1,6 @@
 // Which parts of a message make its readable body, in order, as a careful mail client shows them.
 // HTML stays HTML here: converting it is costly and runs off the event loop (../content/html-text/).
-import libmime from "libmime";
+import { libmime } from "./libs.ts";
 import { formatAddress } from "../read/display-addresses.ts";
 import { isMessageType, type MimePart, type ParsedMessage } from "./tree.ts";
 
@@ -64,5 +64,5 @@ export function decodeText(part: MimePart): string {
     text = part.content.toString("utf8");
   }
   // Line ends are normalised later, on the part that is shown (../content/sanitize.ts cleanText).
-  return part.flowed ? libmime.decodeFlowed(text, part.delSp) : text;
+  return part.flowed ? libmime().decodeFlowed(text, part.delSp) : text;
 }

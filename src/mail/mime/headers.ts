@@ -1,7 +1,7 @@
 // Reading header fields of a message we parsed ourselves (Reply-To, threading ids, and the From /
 // Date / Subject of an attached message): unfolded, RFC 2047 words decoded, cleaned for a model.
 import type { Headers } from "@zone-eu/mailsplit";
-import libmime from "libmime";
+import { libmime } from "./libs.ts";
 import addressparser from "nodemailer/lib/addressparser";
 import { displayAddress, type Address } from "../read/display-addresses.ts";
 import { firstMessageId, parseMessageIds } from "./message-ids.ts";
@@ -24,7 +24,7 @@ export function headerView(headers: Headers | false): HeaderView {
   const raw = (key: string) => (headers ? headers.getFirst(key).slice(0, MAX_FIELD) : "");
   const decode = (value: string) => {
     try {
-      return libmime.decodeWords(value);
+      return libmime().decodeWords(value);
     } catch {
       return value; // an unknown charset in an encoded word: keep the word as written
     }

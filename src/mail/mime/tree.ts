@@ -1,8 +1,8 @@
 // A raw message as a tree of MIME parts, numbered as IMAP numbers them (RFC 9051 §6.4.5), with
 // each leaf's content decoded from its transfer encoding. Splitting is @zone-eu/mailsplit's (the
 // splitter under mailparser and imapflow); the reading rules a careful mail client applies are here.
-import { Splitter, type MimeNode } from "@zone-eu/mailsplit";
-import libqp from "libqp";
+import type { MimeNode, Splitter } from "@zone-eu/mailsplit";
+import { libqp, mailsplit } from "./libs.ts";
 import { headerView, type HeaderView } from "./headers.ts";
 
 export interface MimePart {
@@ -60,7 +60,7 @@ function split(source: Buffer): Promise<RawNode[]> {
   return new Promise((resolve) => {
     // ignoreEmbedded: an attached message is one leaf here; parseMessage opens it itself, so
     // encoded or digest-default messages are read the same way as plain ones.
-    const splitter = new Splitter({ ignoreEmbedded: true });
+    const splitter = new (mailsplit().Splitter)({ ignoreEmbedded: true });
     const nodes: RawNode[] = [];
     const byNode = new Map<unknown, RawNode>();
     splitter.on("data", (chunk: MimeNode | { type: "body" | "data"; node: MimeNode; value: Buffer }) => {
@@ -83,7 +83,7 @@ function split(source: Buffer): Promise<RawNode[]> {
 // Fed in slices with a turn of the event loop between them: splitting 4 MB in one go holds the
 // loop for ~25 ms, which other users' requests would wait out.
 const SLICE = 256 * 1024;
-async function feed(splitter: InstanceType<typeof Splitter>, source: Buffer): Promise<void> {
+async function feed(splitter: Splitter, source: Buffer): Promise<void> {
   let at = 0;
   for (; source.length - at > SLICE; at += SLICE) {
     splitter.write(source.subarray(at, at + SLICE));
@@ -115,7 +115,7 @@ function contentType(node: MimeNode, declared: string): string {
 
 export function decodeTransfer(raw: Buffer, encoding: string | false): Buffer {
   if (encoding === "base64") return Buffer.from(raw.toString("latin1"), "base64"); // lenient: skips line breaks and junk
-  if (encoding === "quoted-printable") return libqp.decode(raw.toString("latin1"));
+  if (encoding === "quoted-printable") return libqp().decode(raw.toString("latin1"));
   return raw;
 }
 

@@ -33,6 +33,9 @@ export interface McpCaller {
   expiresAt: number;
 }
 
+/** What the /mcp route uses of an endpoint (./lazy-endpoint.ts builds one on first use). */
+export type McpAnswering = Pick<McpEndpoint, "answer" | "runtime">;
+
 export class McpEndpoint {
   private readonly serverDeps: McpServerDeps;
   private readonly hooks: LegacySessionHooks;
