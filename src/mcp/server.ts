@@ -8,6 +8,7 @@ import { contentReaders } from "../mail/content/readers.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
+import { skipOutputCheckOfOwnResults } from "./output-check.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
@@ -82,6 +83,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
   }
   plainToolErrors(server);
+  skipOutputCheckOfOwnResults(server);
   return server;
 }
 
