@@ -75,6 +75,29 @@ test("get_email and search on the selected folder: no NOOP", async () => {
   expect(cmds).toEqual(["UID SEARCH", "UID FETCH"]);
 });
 
+test("a page whose messages were summarized before: only their flags are fetched, and they are current", async () => {
+  const first = await recent();
+  sent = [];
+  const again = await recent();
+  expect(sent).toEqual([expect.stringMatching(/^UID FETCH \d+:\* \(UID FLAGS\)$/)]);
+  expect(again.emails).toEqual(first.emails);
+  // Another client marks the newest one read: the kept summary shows the flag as the server has it now.
+  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
+  await other.connect();
+  await other.mailboxOpen(FOLDER);
+  await other.messageFlagsAdd(String(first.emails[0]!.uid), ["\\Seen"], { uid: true });
+  await other.logout();
+  const later = await recent();
+  expect(later.emails[0]!.seen).toBe(true);
+  expect(later.emails.slice(1)).toEqual(first.emails.slice(1));
+  // A search page of kept messages: the search, then their flags.
+  const page = () => searchEmails(client, { folder: FOLDER, subject: "Trip", limit: 3, beforeUid: null });
+  await page();
+  sent = [];
+  await page();
+  expect(sent.map((c) => c.replace(/ [\d,:]+ /, " N "))).toEqual([expect.stringMatching(/^UID SEARCH/), "UID FETCH N (UID FLAGS)"]);
+});
+
 test("a write on a folder selected read-write by an earlier write: NOOP first", async () => {
   await markRead(client, FOLDER, [1]); // SELECT (read-write): fresh by itself
   expect(await commands(() => markRead(client, FOLDER, [2]))).toEqual(["NOOP", "UID SEARCH", "UID STORE"]);

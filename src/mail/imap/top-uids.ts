@@ -27,12 +27,12 @@ export function rememberTop(client: ImapFlow, path: string, exists: number, uids
   if (stamp) tops.set(client, { path, exists, uids: [...uidsDesc].reverse(), ...stamp });
 }
 
-/** The lowest UID of the newest `limit` messages of the selected `path`, or null when not known for sure. */
-export function knownLowest(client: ImapFlow, path: string, exists: number, limit: number): number | null {
+/** The UIDs (ascending) of the newest `limit` messages of the selected `path`, or null when not known for sure. */
+export function knownTop(client: ImapFlow, path: string, exists: number, limit: number): number[] | null {
   const top = tops.get(client);
   const t = tracking(client);
   if (!top || !t || top.path !== path || top.exists !== exists) return null;
   if (top.changes !== t.changes || top.selects !== t.selects) return null;
   if (exists === 0 || top.uids.length < Math.min(limit, exists)) return null;
-  return top.uids[Math.max(0, top.uids.length - limit)] ?? null;
+  return top.uids.slice(Math.max(0, top.uids.length - limit));
 }

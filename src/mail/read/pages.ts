@@ -4,7 +4,8 @@ import type { ImapFlow, MailboxObject, SearchObject } from "imapflow";
 import { MailError } from "../errors.ts";
 import { fetchOwn } from "../imap/mailbox.ts";
 import { parseSet, rangesOf, toSet, topBelow, type Range } from "../imap/uid-set.ts";
-import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
+import { cachedSummary, rememberSummary, validityOf } from "./summary-cache.ts";
+import { FLAGS_QUERY, fixedSummary, SUMMARY_QUERY, withFlags, type Summary } from "./summary.ts";
 
 export interface Page {
   folder: string;
@@ -15,13 +16,47 @@ export interface Page {
 /**
  * Summaries for a sequence range or a UID list, newest (highest UID) first, at most `limit`:
  * answers the server pushes for other messages mid-FETCH never make a page longer or uid-less.
+ * When this connection keeps every message of the page from an earlier one (./summary-cache.ts:
+ * the UIDs listed, or `expected`, those a UID range is known to hold), only their flags are
+ * fetched; otherwise every message whole, as before: never a round trip more than that.
  */
-export async function summaries(client: ImapFlow, folder: string, range: string | number[], limit: number, uidRange = false): Promise<Summary[]> {
+export async function summaries(
+  client: ImapFlow, folder: string, range: string | number[], limit: number, uidRange = false, expected?: number[],
+): Promise<Summary[]> {
   if (Array.isArray(range) && range.length === 0) return [];
   const byUid = Array.isArray(range) || uidRange;
   const set = Array.isArray(range) ? toSet(range) : range;
-  const msgs = await fetchOwn(client, set, SUMMARY_QUERY, byUid, Array.isArray(range) ? new Set(range) : undefined);
-  return msgs.map((m) => toSummary(m, folder)).sort((a, b) => b.uid - a.uid).slice(0, limit);
+  const wanted = Array.isArray(range) ? new Set(range) : undefined;
+  const validity = validityOf(client);
+  const uids = Array.isArray(range) ? range : byUid ? expected : undefined;
+  const kept = validity !== null && !!uids?.length && uids.every((uid) => cachedSummary(client, folder, validity, uid));
+  const page = kept ? await flagsOnly(client, folder, validity!, set, wanted) : await whole(client, folder, validity, set, byUid, wanted);
+  return page.sort((a, b) => b.uid - a.uid).slice(0, limit);
+}
+
+/** Every summary item fetched (a first listing); the fixed parts kept for the next one. */
+async function whole(client: ImapFlow, folder: string, validity: string | null, set: string, byUid: boolean, wanted?: Set<number>): Promise<Summary[]> {
+  const msgs = await fetchOwn(client, set, SUMMARY_QUERY, byUid, wanted);
+  return msgs.map((m) => {
+    const fixed = fixedSummary(m, folder);
+    if (validity !== null) rememberSummary(client, folder, validity, fixed);
+    return withFlags(fixed, m);
+  });
+}
+
+/**
+ * Flags (and labels) of the set, with the kept fixed parts. A message the server adds to a UID range
+ * meanwhile (new mail above the known top) is fetched whole: a round trip more, only then.
+ */
+async function flagsOnly(client: ImapFlow, folder: string, validity: string, set: string, wanted?: Set<number>): Promise<Summary[]> {
+  const current = await fetchOwn(client, set, FLAGS_QUERY, true, wanted);
+  const missing = current.map((m) => m.uid).filter((uid) => !cachedSummary(client, folder, validity, uid));
+  const fetched = missing.length ? await whole(client, folder, validity, toSet(missing), true, new Set(missing)) : [];
+  const fresh = new Map(fetched.map((s) => [s.uid, s]));
+  return current.flatMap((m) => {
+    const fixed = fresh.get(m.uid) ?? cachedSummary(client, folder, validity, m.uid);
+    return fixed ? [withFlags(fixed, m)] : []; // expunged between the two commands
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { ImapFlow, MailboxObject } from "imapflow";
 import { MailError } from "../errors.ts";
 import { withMailbox } from "../imap/mailbox.ts";
-import { knownLowest, rememberTop, viewStamp } from "../imap/top-uids.ts";
+import { knownTop, rememberTop, viewStamp } from "../imap/top-uids.ts";
 import { searchRanges, summaries, uidPage, type Page } from "./pages.ts";
 import type { Summary } from "./summary.ts";
 
@@ -28,12 +28,12 @@ export interface RecentQuery {
  */
 export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Page> {
   const plain = !q.unreadOnly && q.beforeUid === null;
-  const known = (box: MailboxObject) => (plain ? knownLowest(client, box.path, box.exists, q.limit) : null);
+  const known = (box: MailboxObject) => (plain ? knownTop(client, box.path, box.exists, q.limit) : null);
   return withMailbox(client, q.folder, async (box) => {
     if (q.unreadOnly) return uidPage(client, box, await searchRanges(client, { seen: false }), q);
-    const lowest = known(box);
-    if (lowest !== null) {
-      const emails = await summaries(client, box.path, `${lowest}:*`, q.limit, true);
+    const newest = known(box);
+    if (newest !== null) {
+      const emails = await summaries(client, box.path, `${newest[0]}:*`, q.limit, true, newest);
       if (emails.length === Math.min(q.limit, box.exists)) return topPage(box, emails);
     }
     const top = q.beforeUid === null ? box.exists : await countBelow(client, q.beforeUid);

@@ -4,6 +4,7 @@ import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } fro
 import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "../content/sanitize.ts";
 import { decodeMutf7 } from "../imap/mutf7.ts";
+import type { FixedSummary } from "./summary-cache.ts";
 
 export type { Address };
 
@@ -32,6 +33,9 @@ export const SUMMARY_QUERY: FetchQueryObject = {
   uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true, labels: true,
 };
 
+/** What can change for a message the connection has summarized before (./summary-cache.ts). */
+export const FLAGS_QUERY: FetchQueryObject = { uid: true, flags: true, labels: true };
+
 function isoDate(...candidates: Array<Date | string | undefined>): string | null {
   for (const c of candidates) {
     if (c === undefined) continue;
@@ -42,8 +46,12 @@ function isoDate(...candidates: Array<Date | string | undefined>): string | null
 }
 
 export function toSummary(msg: FetchMessageObject, folder: string): Summary {
+  return withFlags(fixedSummary(msg, folder), msg);
+}
+
+/** What never changes for this UID (envelope, date, structure, size): ./summary-cache.ts keeps it. */
+export function fixedSummary(msg: FetchMessageObject, folder: string): FixedSummary {
   const env = msg.envelope ?? {};
-  const flags = msg.flags ?? new Set<string>();
   const from = displayAddresses(env.from)[0] ?? null;
   return {
     uid: msg.uid,
@@ -54,10 +62,27 @@ export function toSummary(msg: FetchMessageObject, folder: string): Summary {
     to: displayAddresses(env.to),
     cc: displayAddresses(env.cc),
     date: isoDate(env.date, msg.internalDate),
-    seen: flags.has("\\Seen"),
-    flagged: flags.has("\\Flagged"),
     has_attachments: attachmentNodes(msg.bodyStructure).length > 0,
     size: msg.size ?? 0,
+  };
+}
+
+/** A fixed summary with the flags and labels `msg` (a FETCH answer with FLAGS) carries now. */
+export function withFlags(fixed: FixedSummary, msg: Pick<FetchMessageObject, "flags" | "labels">): Summary {
+  const flags = msg.flags ?? new Set<string>();
+  return {
+    uid: fixed.uid,
+    folder: fixed.folder,
+    message_id: fixed.message_id,
+    subject: fixed.subject,
+    from: fixed.from,
+    to: fixed.to,
+    cc: fixed.cc,
+    date: fixed.date,
+    seen: flags.has("\\Seen"),
+    flagged: flags.has("\\Flagged"),
+    has_attachments: fixed.has_attachments,
+    size: fixed.size,
     labels: labelsOf(msg),
   };
 }
