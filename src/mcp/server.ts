@@ -73,11 +73,20 @@ interface CallInfo {
   signal: AbortSignal;
 }
 
-export function createMcpServer(deps: McpServerDeps): McpServer {
+const BY_NAME = new Map(REGISTRATIONS.map((r) => [r.tool.name, r]));
+
+/**
+ * An McpServer with every tool, or with `onlyTool` alone when it is one of ours: a 2026-07-28
+ * tools/call is served by a server built for that one request (./transport/modern.ts), and
+ * registering all the others cost more than the call's JSON-RPC handling. An unknown name gets
+ * every tool, so that the SDK answers it as before ("Tool … not found").
+ */
+export function createMcpServer(deps: McpServerDeps, onlyTool?: string): McpServer {
   const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
     instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
   });
-  for (const { tool, config } of REGISTRATIONS) {
+  const one = onlyTool === undefined ? undefined : BY_NAME.get(onlyTool);
+  for (const { tool, config } of one ? [one] : REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
       runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);

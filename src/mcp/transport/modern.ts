@@ -14,7 +14,7 @@ import { createMcpServer, type McpServerDeps } from "../server.ts";
 const FIRST_MODERN_REVISION = "2026-07-28";
 
 export function createModernHandler(deps: McpServerDeps, log: Logger): McpHttpHandler {
-  return createMcpHandler(() => createMcpServer(deps), {
+  return createMcpHandler((ctx) => createMcpServer(deps, calledTool(ctx.requestInfo)), {
     legacy: "reject",
     onerror: (err) => {
       // Refused requests (bad headers, unsupported revision) are the client's business and are
@@ -22,6 +22,15 @@ export function createModernHandler(deps: McpServerDeps, log: Logger): McpHttpHa
       if (!err.message.startsWith("Rejected inbound request")) log.error("mcp request failed", { error: err.message });
     },
   });
+}
+
+/**
+ * The tool a tools/call request names in its Mcp-Name header: the SDK's handler has refused the
+ * request before building a server when that header disagrees with the body (400, -32020).
+ */
+function calledTool(request: Request | undefined): string | undefined {
+  if (request?.headers.get("mcp-method") !== "tools/call") return undefined;
+  return request.headers.get("mcp-name") ?? undefined;
 }
 
 /**
