@@ -13,6 +13,8 @@ export interface Script {
    */
   fetch?: "ok" | "drop" | "hang" | "ok-then-drop" | "huge-subject";
   hugeBytes?: number;
+  /** "huge-subject" answers any FETCH with this many messages (uids 1…n), each with such a subject. Default 1 (uid 3). */
+  hugeCount?: number;
   /**
    * Every message gets a second part, an image/png attachment whose BODYSTRUCTURE size says
    * `declared` octets while its content (base64) is `content`: a server that understates a size.
@@ -79,7 +81,7 @@ function handlers(script: Script): Record<string, Reply> {
         s.destroy();
         return true;
       }
-      if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024);
+      if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024, script.hugeCount);
       const partial = /BODY\.PEEK\[2\]<0\.(\d+)>/i.exec(args);
       if (script.part && partial) return void sendPart(s, tag, script, Number(partial[1]));
       s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map((n) => fetchLine(n, script)).join("") + `${tag} OK done\r\n`);
@@ -89,15 +91,33 @@ function handlers(script: Script): Record<string, Reply> {
   };
 }
 
-/** One FETCH answer whose ENVELOPE subject is a literal of `bytes` bytes, streamed 1 MB at a time. */
-async function sendHuge(s: Socket, tag: string, bytes: number): Promise<void> {
+/**
+ * FETCH answers whose ENVELOPE subject is a literal of `bytes` bytes, streamed 1 MB at a time: one
+ * for uid 3, or `count` of them (uids 1…count, whatever was asked), as a hostile server would send.
+ */
+async function sendHuge(s: Socket, tag: string, bytes: number, count?: number): Promise<void> {
   const addr = `(("Carol" NIL "carol" "example.net"))`;
-  s.write(`* 3 FETCH (UID 3 FLAGS () RFC822.SIZE 300 ENVELOPE ("Tue, 05 Mar 2024 10:00:00 +0000" {${bytes}}\r\n`);
   const chunk = Buffer.alloc(1024 * 1024, "A");
-  for (let sent = 0; sent < bytes && !s.destroyed; sent += chunk.length) {
-    if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await new Promise((r) => s.once("drain", r).once("close", r));
+  for (const n of count ? Array.from({ length: count }, (_, i) => i + 1) : [3]) {
+    s.write(`* ${n} FETCH (UID ${n} FLAGS () RFC822.SIZE 300 ENVELOPE ("Tue, 05 Mar 2024 10:00:00 +0000" {${bytes}}\r\n`);
+    for (let sent = 0; sent < bytes && !s.destroyed; sent += chunk.length) {
+      if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await drained(s);
+    }
+    if (s.destroyed) return;
+    s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge-${n}@example.test>"))\r\n`);
   }
-  if (!s.destroyed) s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge@example.test>"))\r\n${tag} OK done\r\n`);
+  s.write(`${tag} OK done\r\n`);
+}
+
+/** Until the socket can take more, or is gone. */
+function drained(s: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      s.off("drain", done).off("close", done);
+      resolve();
+    };
+    s.once("drain", done).once("close", done);
+  });
 }
 
 /** Part 2 of message 3, at most `max` octets of it (the partial FETCH the client asked for). */

@@ -1,7 +1,9 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
-// is a round trip the user waits for on a first call (20-100 ms each to a real provider), and
-// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current.
+// is a round trip the user waits for on a first call (20-100 ms each to a real provider),
+// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
+// bound on what the responses to one command may add up to (./response-limits.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
@@ -29,8 +31,17 @@ type Internals = {
   run(command: string, ...args: unknown[]): Promise<unknown>;
   upgradeToSTARTTLS(): Promise<unknown>;
   authenticate(): Promise<unknown>;
+  failProtocol(err: Error): void;
+  /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
+  currentRequest: object | false;
   usable: boolean;
 };
+
+/** One parsed response as imapflow's reader hands it over: the line and its literals. */
+interface StreamItem {
+  payload: Buffer;
+  literals?: Buffer[];
+}
 
 let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
 
@@ -43,6 +54,8 @@ async function load() {
     readonly #client: ClientOptions;
 
     streamError?: Error & { code?: string };
+    /** Bytes received so far in answer to the command in flight. */
+    #command: { request: object | false; bytes: number } = { request: false, bytes: 0 };
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
@@ -76,6 +89,25 @@ async function load() {
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
       if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
+    }
+
+    // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
+    // the connection is failed as a protocol error: the command in flight learns "connection
+    // closed", the pool reads the reason from streamError (./pool.ts), and nothing more is read.
+    async handleResponse(data: StreamItem): Promise<boolean> {
+      const self = this as unknown as Internals;
+      const request = self.currentRequest;
+      if (request) {
+        if (request !== this.#command.request) this.#command = { request, bytes: 0 };
+        this.#command.bytes += data.payload.length + (data.literals ?? []).reduce((n, l) => n + l.length, 0);
+        if (this.#command.bytes > MAX_COMMAND_BYTES) {
+          const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
+          this.streamError ??= err;
+          self.failProtocol(err);
+          return false;
+        }
+      }
+      return (ImapFlow.prototype as any).handleResponse.call(this, data);
     }
 
     async untaggedExists(...args: unknown[]) {
