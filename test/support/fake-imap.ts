@@ -23,6 +23,11 @@ export interface Script {
   part?: { declared: number; content: string };
   /** Octets of part content sent so far. */
   partBytesSent?: number;
+  /**
+   * LIST answers INBOX and this many more folders ("Folder/00001"…), all subscribed (LSUB) and each
+   * with a STATUS: a server with tens of thousands of folders, as a hostile one may claim.
+   */
+  folders?: number;
 }
 
 export interface FakeImap {
@@ -68,8 +73,10 @@ function handlers(script: Script): Record<string, Reply> {
     },
     LIST: (s, tag, args) => {
       if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
-      s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${tag} OK done\r\n`);
+      s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${folderLines("LIST (\\HasNoChildren)", script.folders)}${tag} OK done\r\n`);
     },
+    LSUB: (s, tag) => void s.write(`* LSUB () "/" INBOX\r\n${folderLines("LSUB ()", script.folders)}${tag} OK done\r\n`),
+    STATUS: (s, tag, args) => void s.write(`* STATUS ${args.split(" (")[0]} (MESSAGES 1 UNSEEN 0)\r\n${tag} OK done\r\n`),
     SELECT: (s, tag) => void s.write(selectReply(tag)),
     EXAMINE: (s, tag) => void s.write(selectReply(tag).replace("[READ-WRITE]", "[READ-ONLY]")),
     SEARCH: (s, tag) => void s.write(`* SEARCH ${MESSAGES.join(" ")}\r\n${tag} OK done\r\n`),
@@ -107,6 +114,12 @@ async function sendHuge(s: Socket, tag: string, bytes: number, count?: number): 
     s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge-${n}@example.test>"))\r\n`);
   }
   s.write(`${tag} OK done\r\n`);
+}
+
+const folderName = (n: number) => `Folder/${String(n).padStart(5, "0")}`;
+
+function folderLines(prefix: string, count = 0): string {
+  return Array.from({ length: count }, (_, i) => `* ${prefix} "/" "${folderName(i + 1)}"\r\n`).join("");
 }
 
 /** Until the socket can take more, or is gone. */

@@ -43,6 +43,9 @@ interface StreamItem {
   literals?: Buffer[];
 }
 
+/** Responses handled between two turns of the event loop (~80 µs of parsing each). */
+const YIELD_EVERY = 50;
+
 let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
 
 // Loaded on first use: imapflow adds ~13 MB RSS that an idle server does not need (docs/design.md §7).
@@ -56,6 +59,7 @@ async function load() {
     streamError?: Error & { code?: string };
     /** Bytes received so far in answer to the command in flight. */
     #command: { request: object | false; bytes: number } = { request: false, bytes: 0 };
+    #responses = 0;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
@@ -94,7 +98,11 @@ async function load() {
     // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
     // the connection is failed as a protocol error: the command in flight learns "connection
     // closed", the pool reads the reason from streamError (./pool.ts), and nothing more is read.
+    // Every YIELD_EVERY responses the event loop gets a turn: imapflow's parser and reader hand
+    // responses on through promises and nextTick, so a long answer (50,000 LIST lines) otherwise
+    // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
     async handleResponse(data: StreamItem): Promise<boolean> {
+      if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const self = this as unknown as Internals;
       const request = self.currentRequest;
       if (request) {
