@@ -1,9 +1,11 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
 // is a round trip the user waits for on a first call (20-100 ms each to a real provider),
 // (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
-// bound on what the responses to one command may add up to (./response-limits.ts).
+// bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
+// BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
+import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
@@ -37,11 +39,6 @@ type Internals = {
   usable: boolean;
 };
 
-/** One parsed response as imapflow's reader hands it over: the line and its literals. */
-interface StreamItem {
-  payload: Buffer;
-  literals?: Buffer[];
-}
 
 /** Responses handled between two turns of the event loop (~80 µs of parsing each). */
 const YIELD_EVERY = 50;
@@ -101,7 +98,7 @@ async function load() {
     // Every YIELD_EVERY responses the event loop gets a turn: imapflow's parser and reader hand
     // responses on through promises and nextTick, so a long answer (50,000 LIST lines) otherwise
     // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
-    async handleResponse(data: StreamItem): Promise<boolean> {
+    async handleResponse(data: ResponseItem): Promise<boolean> {
       if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const self = this as unknown as Internals;
       const request = self.currentRequest;
@@ -115,6 +112,7 @@ async function load() {
           return false;
         }
       }
+      guardStructure(data);
       return (ImapFlow.prototype as any).handleResponse.call(this, data);
     }
 

@@ -2,13 +2,13 @@
 // the MIME tree (../mime/) and converting HTML (../content/html-text/, in a worker thread) happen after it is
 // released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
-import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";
+import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import { contentReaders, type ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
-import { parseMessage } from "../mime/tree.ts";
+import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
 import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
 
@@ -23,6 +23,8 @@ export interface FullEmail extends Summary {
   /** Why body_text is a simplified rendering (HTML too complex, too long), or null. */
   body_note: string | null;
   attachments: AttachmentInfo[];
+  /** Attachments left out of `attachments` (past 1,000 of them, or ~96 KB of list). */
+  attachments_omitted: number;
 }
 
 export interface EmailQuery {
@@ -62,7 +64,11 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
   await breathe();
   const body = await readable(segments, q.maxChars, readers);
+  if (!f.structure && !f.whole) body.notes.push(UNREADABLE_LARGE);
+  if (parsed.tooDeep) body.notes.push(TOO_DEEP);
+  if (parsed.tooMany) body.notes.push(TOO_MANY);
   const { text, truncated } = window(body.text, q.maxChars);
+  const listed = capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
   return {
     ...f.summary,
     in_reply_to: parsed.headers.inReplyTo(),
@@ -71,9 +77,18 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     body_text: text,
     truncated: truncated || (f.large?.cut ?? false),
     body_note: body.notes.join(" ") || null,
-    attachments: attachmentsOf(f.structure, f.whole ? parsed : null),
+    attachments: listed.attachments,
+    attachments_omitted: listed.omitted,
   };
 }
+
+export const TOO_MANY = `Only the first ${MAX_PARTS} parts of this message were read.`;
+export const TOO_DEEP = `Parts nested more than ${MAX_NESTING} levels deep are left out (no mail program nests so deep).`;
+
+// Without a readable structure (../imap/structure-guard.ts) a message is read from its own MIME,
+// which is fetched whole only up to WHOLE_MESSAGE_LIMIT.
+const UNREADABLE_LARGE = "This message's structure is too large or nested too deeply to read, and the message is over 4 MB, " +
+  "so its text and attachments could not be found. Open it in a mail program.";
 
 // Each step on a 4 MB message costs the event loop ~10-25 ms; letting other requests in between
 // keeps one message from adding them up into one long stall.

@@ -35,6 +35,7 @@ export const getEmail = defineTool({
       truncated: z.boolean().describe("true when body_text was cut at max_chars."),
       body_note: z.string().nullable().describe("Why body_text is a simplified rendering (HTML too complex or too long to convert fully), or null."),
       attachments: z.array(attachmentSchema),
+      attachments_omitted: z.number().int().describe("Attachments not listed: past the first 1,000 (or ~96 KB of list). Usually 0."),
     },
     annotations: READ_ONLY,
   },
@@ -62,6 +63,7 @@ function describe(e: FullEmail): string {
     `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
     fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
   ];
+  if (e.attachments_omitted) lines.push(`(${e.attachments_omitted} more attachments are not listed.)`);
   if (e.body_note) lines.push(`(${e.body_note})`);
   if (e.truncated) lines.push("(The body was cut at max_chars; call again with a larger max_chars for more.)");
   return lines.join("\n");
