@@ -8,6 +8,7 @@ import { USERS } from "../support/dovecot.ts";
 import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
+import { withHealthPolls } from "../support/health-polls.ts";
 
 const FOLDERS = 50_000;
 let srv: TestServer;
@@ -25,31 +26,11 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-/** Runs `work` while polling /health every 50 ms; the worst wait for /health. */
-async function withHealthPolls<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; worstHealth: number }> {
-  const waits: number[] = [];
-  let done = false;
-  const poll = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      await (await fetch(`${srv.baseUrl}/health`)).arrayBuffer();
-      waits.push(performance.now() - t0);
-      await Bun.sleep(50); // the poll interval, not a wait for anything
-    }
-  })();
-  const t0 = performance.now();
-  try {
-    const result = await work();
-    return { result, ms: performance.now() - t0, worstHealth: Math.max(0, ...waits) };
-  } finally {
-    done = true;
-    await poll;
-  }
-}
+const polled = <T>(work: () => Promise<T>) => withHealthPolls(srv.baseUrl, work, 50);
 
 describe("a server with 50,000 folders", () => {
   test("list_mailboxes: the first 5,000 with their counts, how many were left out; < 20 s; /health never waits 1 s", async () => {
-    const { result: res, ms, worstHealth } = await withHealthPolls(() => call(client, "list_mailboxes", {}));
+    const { result: res, ms, worstHealth } = await polled(() => call(client, "list_mailboxes", {}));
     console.log(`folder flood: list_mailboxes ${Math.round(ms)} ms, /health worst ${Math.round(worstHealth)} ms`);
     expect(res.isError).toBeFalsy();
     const { mailboxes } = res.structuredContent as { mailboxes: Array<{ path: string; messages: number | null; subscribed: boolean }> };
@@ -62,7 +43,7 @@ describe("a server with 50,000 folders", () => {
   }, 120_000);
 
   test("a folder looked up by its special use, which none has: an error naming a bounded list, in bounded time", async () => {
-    const { result: res, ms, worstHealth } = await withHealthPolls(() => call(client, "get_recent_emails", { folder: "\\Archive" }));
+    const { result: res, ms, worstHealth } = await polled(() => call(client, "get_recent_emails", { folder: "\\Archive" }));
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/no folder marked \\Archive/);
     expect(textOf(res).length).toBeLessThan(10_000);

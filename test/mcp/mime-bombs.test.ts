@@ -15,6 +15,7 @@ import { call, callOk, connectClient, startTestServer, type TestServer } from ".
 import { deeplyNested, manyParts } from "../support/mime-bombs.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
 import { withImap } from "./seed.ts";
+import { withHealthPolls } from "../support/health-polls.ts";
 
 const FOLDER = "MimeBombs";
 let srv: TestServer;
@@ -44,31 +45,13 @@ afterAll(async () => {
   await srv?.stop();
 });
 
-/** Runs `work` while polling /health every 20 ms; the worst wait for /health. */
-async function withHealthPolls<T>(work: () => Promise<T>): Promise<{ result: T; worstHealth: number }> {
-  const waits: number[] = [];
-  let done = false;
-  const poll = (async () => {
-    while (!done) {
-      const t0 = performance.now();
-      await (await fetch(`${srv.baseUrl}/health`)).arrayBuffer();
-      waits.push(performance.now() - t0);
-      await Bun.sleep(20); // the poll interval, not a wait for anything
-    }
-  })();
-  try {
-    return { result: await work(), worstHealth: Math.max(0, ...waits) };
-  } finally {
-    done = true;
-    await poll;
-  }
-}
+const polled = <T>(work: () => Promise<T>) => withHealthPolls(srv.baseUrl, work);
 
 type Email = { body_text: string; body_note: string | null; attachments: Array<{ part: string; filename: string }>; attachments_omitted: number; has_attachments: boolean };
 
 describe("a message with 10,000 parts", () => {
   test("get_email: at most 1,000 attachments listed and how many were left out, an answer under 256 KB, /health under 250 ms", async () => {
-    const { result: res, worstHealth } = await withHealthPolls(() => call(client, "get_email", { folder: FOLDER, uid: uids.many! }));
+    const { result: res, worstHealth } = await polled(() => call(client, "get_email", { folder: FOLDER, uid: uids.many! }));
     const size = JSON.stringify(res).length;
     console.log(`10,000 parts: answer ${Math.round(size / 1024)} KB, /health worst ${Math.round(worstHealth)} ms`);
     expect(res.isError).toBeFalsy();
