@@ -18,6 +18,8 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
 import { corsPolicy, securityHeaders } from "./plugins/security.ts";
 import { setupRoutes } from "./routes/setup.ts";
+import { upstreamRoutes } from "./routes/upstream.ts";
+import { OAuthProviders } from "../mail/providers/oauth/registry.ts";
 import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
 export interface AppDeps {
@@ -44,6 +46,8 @@ export function createApp(deps: AppDeps) {
   const formBodyMs = timeouts.formBodyMs;
   // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
   const limits = storeLimiters(store.limits);
+  // The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins.
+  const providers = new OAuthProviders(config.oauth);
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -51,7 +55,8 @@ export function createApp(deps: AppDeps) {
     .use(healthRoutes(config.version))
     .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

@@ -35,3 +35,10 @@ export interface OAuthProvider {
   /** A provider from the operator's file: its mail hosts fall under the private-host rule (docs/oauth.md §6). */
   fromFile: boolean;
 }
+
+/** What may be shown of a provider (list_providers, pages): never its client id or secret. */
+export type OAuthProviderInfo = Pick<OAuthProvider, "id" | "name" | "label" | "imap" | "smtp" | "notes">;
+
+export function providerInfo({ id, name, label, imap, smtp, notes }: OAuthProvider): OAuthProviderInfo {
+  return { id, name, label, imap: { ...imap }, smtp: { ...smtp }, notes };
+}

@@ -1,7 +1,7 @@
 // The OAuth mail providers this server offers, built once from the configuration (docs/design.md §5):
 // the presets whose client id is set, then the providers file in its order.
 import type { FileProviderSettings, OAuthSettings } from "../../../config/oauth-providers.ts";
-import type { OAuthProvider } from "./provider.ts";
+import { providerInfo, type OAuthProvider, type OAuthProviderInfo } from "./provider.ts";
 import { googleProvider, microsoftProvider } from "./presets.ts";
 
 function fromFile(p: FileProviderSettings): OAuthProvider {
@@ -29,6 +29,11 @@ export class OAuthProviders {
   /** Configured providers, presets first. */
   list(): OAuthProvider[] {
     return [...this.byId.values()];
+  }
+
+  /** The providers as they may be shown: no client id, no secret. */
+  info(): OAuthProviderInfo[] {
+    return this.list().map(providerInfo);
   }
 
   find(id: string): OAuthProvider | null {
