@@ -120,6 +120,42 @@ describe("the access token's life (it lives 10 s here)", () => {
     }
   });
 
+  test("calls arriving together when the token is due share one renewal (SQLite: one process)", async () => {
+    const token = await signedInToken(srv.baseUrl, id());
+    const client = await connectClient(srv.mcpUrl, token);
+    try {
+      await callOk(client, "send_email", { to: "bob@example.test", subject: "warm", text: "x" });
+      const before = fake.counts.refreshAttempts;
+      srv.deps.clock.advance(9_000);
+      await Promise.all([1, 2, 3].map((i) => callOk(client, "send_email", { to: "bob@example.test", subject: `together ${i}`, text: "x" })));
+      expect(fake.counts.refreshAttempts - before).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("the provider failing for a moment: the token still works meanwhile, and the renewal is tried again later, not on every call", async () => {
+    const token = await signedInToken(srv.baseUrl, id());
+    const client = await connectClient(srv.mcpUrl, token);
+    const send = () => callOk(client, "send_email", { to: "bob@example.test", subject: "flaky", text: "x" });
+    try {
+      await send();
+      const before = fake.counts.refreshAttempts;
+      const renewed = fake.counts.refreshes;
+      srv.deps.clock.advance(8_500);
+      fake.tokenError = { error: "temporarily_unavailable", description: "try later", status: 503 };
+      await send(); // renewal failed; the token has 1.5 s left: used
+      await send(); // not retried at once
+      expect(fake.counts.refreshAttempts - before).toBe(1);
+      srv.deps.clock.advance(1_000); // half the time that was left, but at least a second
+      await send();
+      expect(fake.counts.refreshAttempts - before).toBe(2);
+      expect(fake.counts.refreshes - renewed).toBe(1); // the retry renewed it
+    } finally {
+      await client.close();
+    }
+  });
+
   test("consent revoked at the provider: the tools say to reconnect, grants shows it, the provider is not asked again", async () => {
     const token = await signedInToken(srv.baseUrl, id(), { login: "bob@example.test" });
     const client = await connectClient(srv.mcpUrl, token);

@@ -91,6 +91,7 @@ export function startFakeOAuth(): FakeOAuthProvider {
     const f = new URLSearchParams(await req.text());
     const c = clients.get(f.get("client_id") ?? "");
     if (!c || (c.options.secret !== null && f.get("client_secret") !== c.options.secret)) return oauthError({ error: "invalid_client", description: "AADSTS7000215: Invalid client secret provided.", status: 401 });
+    if (f.get("grant_type") === "refresh_token") c.counts.refreshAttempts++; // counted on arrival, before any hold
     if (c.hold) await c.hold;
     const scripted = c.tokenError;
     c.tokenError = null;
@@ -105,7 +106,6 @@ export function startFakeOAuth(): FakeOAuthProvider {
     }
     if (f.get("grant_type") === "refresh_token") {
       const old = f.get("refresh_token") ?? "";
-      c.counts.refreshAttempts++;
       if (book.spent.has(old)) c.counts.replays++;
       const r = book.refresh.get(old);
       if (!r || r.client !== c.options.id) return oauthError({ error: "invalid_grant", description: "AADSTS50173: The provided grant has expired due to it being revoked." });
