@@ -34,6 +34,8 @@ export interface FakeOAuthProvider {
   revokeUser(user: string): void;
   /** Users whose IMAP access is off: introspection answers inactive for their tokens. */
   imapDisabled: Set<string>;
+  /** Every access and refresh token issued so far. */
+  issued(): string[];
   stop(): void;
 }
 
@@ -166,6 +168,7 @@ export function startFakeOAuth(): FakeOAuthProvider {
       return user && !imapDisabled.has(user) ? user : null;
     },
     revokeUser: (user) => book.revokeUser(user.toLowerCase()),
+    issued: () => [...book.issued],
     stop: () => server.stop(true),
   };
 }

@@ -36,6 +36,8 @@ export class TokenBook {
   readonly refresh = new Map<string, Refresh>();
   /** Refresh tokens that were rotated out: using one is a replay. */
   readonly spent = new Set<string>();
+  /** Every access and refresh token ever issued, for tests that look for them where they must not be. */
+  readonly issued: string[] = [];
 
   issueCode(c: Omit<Code, "expiresAt">, now: number): string {
     const code = random();
@@ -51,12 +53,14 @@ export class TokenBook {
 
   issueAccess(client: FakeClientOptions, user: string): { token: string; expiresIn: number } {
     const token = `at-${random()}`;
+    this.issued.push(token);
     this.access.set(token, { client: client.id, user, expiresAt: client.clock() + client.accessTtlS * 1000 });
     return { token, expiresIn: client.accessTtlS };
   }
 
   issueRefresh(client: string, user: string, scope: string): string {
     const token = `rt-${random()}`;
+    this.issued.push(token);
     this.refresh.set(token, { client, user, scope });
     return token;
   }
