@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(frontDoorRoutes(config))
+    .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
     .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
     .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin }))
