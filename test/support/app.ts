@@ -35,6 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: null,
     openRegistration: false,
     oauth: { microsoft: null, google: null, file: [] },
+    allowedMailboxes: null,
     version: "0.0.0-test",
     ...overrides,
   };

@@ -14,7 +14,8 @@ export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegist
 
 /** `signInProviders`: labels of the OAuth mail providers the setup page offers (src/mail/providers/oauth/). */
 export function frontDoorRoutes(config: FrontDoorOptions, signInProviders: string[] = []) {
-  const guide = connectGuide({ ...config, clientSecret: null, signInProviders });
+  // Never the secret, nor whose mailboxes are allowed: this page is public.
+  const guide = connectGuide({ ...config, clientSecret: null, allowedMailboxes: undefined, signInProviders });
   const healthUrl = `${config.baseUrl}/health`;
   const doc = {
     status: "running", service: "mailbox-mcp", version: config.version, mcp_url: guide.mcpUrl, health_url: healthUrl,

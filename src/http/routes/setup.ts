@@ -27,7 +27,7 @@ import { setSignInCookie } from "./sign-in-cookie.ts";
 
 /** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
 export interface SetupRouteOptions {
-  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   store: Pick<Store, "grants" | "pending" | "upstreamFlows">;
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/mail/providers/oauth/). */

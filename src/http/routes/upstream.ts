@@ -20,7 +20,7 @@ import { connectResponse, errorPage, type SetupPageContext } from "./setup.ts";
 import { clearSignInCookie, signInCookie } from "./sign-in-cookie.ts";
 
 export interface UpstreamRouteOptions {
-  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   providers: OAuthProviders;
   store: Pick<Store, "grants" | "pending" | "upstreamFlows">;

@@ -1,5 +1,6 @@
-// POST /oauth/connect without the HTTP: the pending request, CSRF, input, rate limit, private hosts,
-// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
+// POST /oauth/connect without the HTTP: the pending request, CSRF, input, whose mailboxes (a visitor's
+// own server must be listed), rate limit, private hosts, the live IMAP login, whose mailboxes again (the
+// verified login must be listed), then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
 import { encodeAccount, type MailAccount } from "../../mail/account.ts";
@@ -11,6 +12,7 @@ import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../upstream/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
@@ -27,7 +29,7 @@ export const CODE_TTL_MS = 5 * 60_000;
 export const GRANTS_PER_LOGIN = 5;
 
 export interface ConnectDeps {
-  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId">;
+  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId" | "allowedMailboxes">;
   grants: GrantStore;
   pending: PendingStore;
   log: Logger;
@@ -52,9 +54,12 @@ export type ConnectOutcome =
   | { kind: "sign_in"; location: string; binding: string }
   | { kind: "expired" }
   | { kind: "forbidden" }
-  | { kind: "form"; status: 400 | 401 | 429 | 502 | 503; message: string; pending: PendingRequest; retryAfter?: number };
+  | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
 
-export const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, message: string, retryAfter?: number): ConnectOutcome =>
+/** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
+type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
+
+export const form = (pending: PendingRequest, status: FormStatus, message: string, retryAfter?: number): ConnectOutcome =>
   ({ kind: "form", status, message, pending, retryAfter });
 
 /** The slots one admitted attempt holds until it knows its outcome. */
@@ -95,7 +100,10 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
   try {
     await deps.verify(account);
     await slots.failure.release();
-    return null;
+    // Only now is the login known to be real: the list is matched against it, never the typed address.
+    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account));
+    if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
+    return refused ? form(pending, 403, refused) : null;
   } catch (err) {
     if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
@@ -141,12 +149,16 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
+  const foreign = serverRefusal(deps.config.allowedMailboxes, account);
+  if (foreign) return form(pending, 403, foreign);
   return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access);
 }
 
 /**
  * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
- * login; logins at once on this instance), checked, and its slots settled. Null when it succeeded.
+ * login; logins at once on this instance), checked — and the verified mailbox matched against
+ * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
+ * callback of an OAuth provider logs in through here too (src/oauth/upstream/callback.ts).
  */
 export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
