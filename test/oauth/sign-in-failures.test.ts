@@ -2,13 +2,15 @@
 // when there is no form to show), in words a person can act on, and never as a redirect to the MCP
 // client (docs/design.md §5; docs/oauth-providers.md §4): consent declined, an account outside the
 // tenant, IMAP turned off, the app refused at the token endpoint, the provider unreachable, a callback
-// in another browser, an unknown or replayed state, an expired request. After a failure the form works.
+// in another browser, an unknown or replayed state, an expired request, a mailbox the owner has not
+// listed in MAILBOX_MCP_ALLOWED_MAILBOXES. After a failure the form works.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import type { FakeClient } from "../support/fake-oauth/server.ts";
 import { formIds, REDIRECT, tokenFields } from "./flow.ts";
 import { signIn, type SignInResult } from "./sign-in-flow.ts";
+import { parseAllowedMailboxes, type AllowedMailboxes } from "../../src/allowed-mailboxes.ts";
 
 let h: Harness;
 let srv: TestServer;
@@ -24,7 +26,9 @@ beforeAll(async () => {
     // The same client, but its token endpoint is a closed port.
     fake.settings(mail, { id: "gone", name: "Gone Mail", tokenEndpoint: "http://127.0.0.1:9/token" }),
   ];
-  srv = await startTestServer({ config: { oauth: { microsoft: null, google: null, file } } });
+  // Only Alice's mailbox may be connected here (MAILBOX_MCP_ALLOWED_MAILBOXES, issue 19).
+  const allowedMailboxes = parseAllowedMailboxes("alice@example.test") as AllowedMailboxes;
+  srv = await startTestServer({ config: { oauth: { microsoft: null, google: null, file }, allowedMailboxes } });
   fake.options.redirectUris.push(`${srv.baseUrl}/oauth/upstream/callback`);
   clock.now = () => srv.deps.clock();
 }, 30_000);
@@ -85,6 +89,13 @@ describe("failures back on the form", () => {
     } finally {
       h.oauth.imapDisabled.delete("alice@example.test");
     }
+  });
+
+  test("a mailbox not on MAILBOX_MCP_ALLOWED_MAILBOXES: refused after the login proved whose it is → 403, no code", async () => {
+    const grants = (await srv.deps.store.admin.list()).length;
+    const { message } = await formAgain(await signIn(srv.baseUrl, "fake", { login: "bob@example.test" }), 403);
+    expect(message).toContain("accepted the login bob@example.test, but this server only connects the mailboxes its owner has listed");
+    expect((await srv.deps.store.admin.list()).length).toBe(grants);
   });
 
   test("the app refused at the token endpoint (a bad client secret) → 502 for whoever runs the server", async () => {
