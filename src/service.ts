@@ -56,7 +56,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const stopMcp = startMcpSweeper(runtime);
   const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, signInProviders: providers.info() });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });

@@ -66,7 +66,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin, providers,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

@@ -22,8 +22,8 @@ import { prefersJson } from "../accept.ts";
 import { clientAddress } from "../client-address.ts";
 import { limitedBody } from "../body/form.ts";
 import { html, jsonNoStore, noStore, seeOther } from "../responses.ts";
-import type { OAuthProviders } from "../../mail/providers/oauth/registry.ts";
 import { setSignInCookie } from "./sign-in-cookie.ts";
+import type { SignInStartDeps } from "../../oauth/upstream/start.ts";
 
 /** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
 export interface SetupRouteOptions {
@@ -31,7 +31,7 @@ export interface SetupRouteOptions {
   clients: ClientRegistry;
   store: Pick<Store, "grants" | "pending" | "upstreamFlows">;
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/mail/providers/oauth/). */
-  providers: OAuthProviders;
+  providers: SignInStartDeps["providers"];
   /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */
   limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
   clock: Clock;
@@ -75,7 +75,7 @@ async function asking(clients: ClientRegistry, clientId: string | null): Promise
 /** What renders the setup form besides the request: who is asking and the sign-in providers. */
 export interface SetupPageContext {
   clients: ClientRegistry;
-  providers: OAuthProviders;
+  providers: SignInStartDeps["providers"];
   baseUrl: string;
 }
 
@@ -83,7 +83,7 @@ export interface SetupPageContext {
  * form-action: the client's origin (the 303 after a password login) and the sign-in providers'
  * (the 303 to their authorization endpoint): browsers apply it to both (docs/oauth.md §7).
  */
-function formActionOrigins(redirectUri: string, providers: OAuthProviders): string | null {
+function formActionOrigins(redirectUri: string, providers: SignInStartDeps["providers"]): string | null {
   const client = redirectOrigin(redirectUri);
   return client ? [client, ...providers.authorizationOrigins()].join(" ") : null;
 }
