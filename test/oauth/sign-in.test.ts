@@ -86,6 +86,28 @@ describe("signing in at an OAuth provider", () => {
   });
 });
 
+describe("a mailbox whose provider stops accepting its token", () => {
+  test("IMAP and SMTP refusing a signed-in mailbox say so in words for a sign-in, not a password", async () => {
+    const token = await signedInToken(srv.baseUrl, id(), { login: "bob@example.test" });
+    const client = await connectClient(srv.mcpUrl, token);
+    await callOk(client, "get_recent_emails", { limit: 1 }); // IMAP logged in already; SMTP not yet
+    h.oauth.imapDisabled.add("bob@example.test"); // the provider's introspection now answers inactive
+    try {
+      const sent = await call(client, "send_email", { to: "alice@example.test", subject: "refused", text: "x" });
+      expect(textOf(sent)).toContain("refused this mailbox's sign-in token");
+      expect(textOf(sent)).toContain("Authenticated SMTP");
+      srv.deps.imap.closeAll();
+      const read = await call(client, "get_recent_emails", { limit: 1 });
+      expect(read.isError).toBe(true);
+      expect(textOf(read)).toContain("The mail server refused this mailbox's sign-in token");
+      expect(textOf(read)).not.toContain("password");
+    } finally {
+      h.oauth.imapDisabled.delete("bob@example.test");
+      await client.close();
+    }
+  });
+});
+
 describe("the access token's life (it lives 10 s here)", () => {
   test("renewed once 8 s have passed, not before; rotation honoured; the renewed token opens IMAP after the old one expired", async () => {
     const before = { ...fake.counts };
