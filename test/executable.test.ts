@@ -3,6 +3,7 @@
 // flow and the MCP tools against the harness Dovecot and SMTP server. It runs under a memory limit
 // (RLIMIT_DATA 2 GB, as in the review that found issue 19 item 1; its helpers lower their own), so
 // a PDF that could take the server's memory would fail or crash it here.
+import { TOOLS } from "../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -108,8 +109,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
-      "mark_as_read", "move_email", "search_emails", "send_email"]);
+    expect(names).toEqual(TOOLS.map((t) => t.name).sort());
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
     expect(sent.isError).toBeFalsy();
