@@ -76,7 +76,7 @@ describe("get_recent_emails", () => {
       from: { name: "Carol Example", address: "carol@example.net" },
       to: [{ name: null, address: "alice@example.test" }], cc: [],
       date: fx.DEFAULT_DATE.toISOString(), seen: true, flagged: false, has_attachments: false,
-      size: Buffer.byteLength(plain.raw),
+      size: Buffer.byteLength(plain.raw), labels: [],
     });
     const att = page.emails.find((e: { uid: number }) => e.uid === byName("attachment").uid);
     expect(att).toMatchObject({ has_attachments: true, flagged: true, seen: true });
@@ -161,7 +161,7 @@ describe("search_emails", () => {
   test("no criterion: an error naming the criteria", async () => {
     const res = await call(client, "search_emails", { folder: FOLDER });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/from, to, subject, text, since, before, unread, flagged/);
+    expect(textOf(res)).toMatch(/from, to, cc, subject, text, since, before, unread, flagged, answered, has_attachment, larger_than, smaller_than/);
   });
 
   test("a bad date names the argument", async () => {

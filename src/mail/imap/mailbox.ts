@@ -107,7 +107,8 @@ export async function fetchOwn(client: ImapFlow, range: string, query: FetchQuer
   const own = new Map<number, FetchMessageObject>();
   const t = tracking(client);
   for await (const msg of client.fetch(range, query, { uid: byUid })) {
-    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source);
+    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
+      (!query.bodyStructure || msg.bodyStructure);
     if (!complete || (wanted && !wanted.has(msg.uid)) || own.has(msg.uid)) {
       if (t) t.changes++;
       continue;
