@@ -86,7 +86,7 @@ async function withAttachments(client: ImapFlow, ranges: Range[], wanted: boolea
       `(at most ${ATTACHMENT_CHECK_LIMIT}): add criteria such as since, from or larger_than`);
   }
   const set = ranges.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}:${hi}`)).join(",");
-  const msgs = await fetchOwn(client, set, { uid: true, bodyStructure: true }, true);
+  const msgs = await fetchOwn(client, set, { uid: true, bodyStructure: true }, true, undefined, true);
   return rangesOf(msgs.filter((m) => (attachmentNodes(m.bodyStructure).length > 0) === wanted).map((m) => m.uid));
 }
 
