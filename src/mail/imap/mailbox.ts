@@ -87,7 +87,7 @@ function current(client: ImapFlow, path: string): MailboxObject {
 }
 
 /** fn, and fn again if the server reported a change while it ran (see Freshness). */
-async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
+export async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
   const before = t.changes;
   try {
     const first = await fn();
