@@ -4,6 +4,7 @@
 import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
+import { contentReaders } from "../mail/content/readers.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
@@ -12,6 +13,7 @@ import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
+import { SERVER_CAPABILITIES } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -71,7 +73,9 @@ interface CallInfo {
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
+  });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
@@ -106,6 +110,7 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: 
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
+    content: contentReaders(tokenId),
     submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.

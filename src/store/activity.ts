@@ -21,6 +21,12 @@ export interface ActivityDetails {
   message_id?: string | null;
   /** For replies: the message answered. */
   reply_to?: { folder: string; uid: number };
+  /** For forwards: the message forwarded. */
+  forward_of?: { folder: string; uid: number };
+  /** Mailbox parts attached by reference. */
+  attached_from?: Array<{ folder: string; uid: number; part: string }>;
+  /** update_draft: the draft replaced and its successor's uid. */
+  replaced?: { uid: number; new_uid: number | null };
   /** mark_as_read: the state set. */
   read?: boolean;
   /** flag_email: the state set. */
