@@ -15,6 +15,7 @@ import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
 import { rawRequest } from "./support/raw-http.ts";
 import { htmlOnly } from "./support/mail-fixtures.ts";
+import { TOOLS } from "../src/mcp/tools/index.ts";
 import { attached, withPart } from "./support/attachment-mail.ts";
 import { tinyPdf } from "./support/pdf.ts";
 import { cmapBombPdf, flateBombPdf } from "./support/hostile-pdf.ts";
@@ -108,8 +109,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
-      "mark_as_read", "move_email", "search_emails", "send_email"]);
+    expect(names).toEqual(TOOLS.map((t) => t.name).sort());
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
     expect(sent.isError).toBeFalsy();
@@ -127,6 +127,9 @@ describe("the single executable", () => {
     const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+    // Markdown (turndown) is bundled into the helper too.
+    const md = (await client.callTool({ name: "get_email", arguments: { uid, format: "markdown" } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(md).toMatchObject({ body_text: "# Welcome Home\n\na\n\nb", body_note: null });
 
     // PDF.js runs in the PDF helper process, which must be inside the executable too, with the
     // unpdf bundle it imports: the text comes back only if both were built in.
