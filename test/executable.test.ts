@@ -3,6 +3,7 @@
 // flow and the MCP tools against the harness Dovecot and SMTP server. It runs under a memory limit
 // (RLIMIT_DATA 2 GB, as in the review that found issue 19 item 1; its helpers lower their own), so
 // a PDF that could take the server's memory would fail or crash it here.
+import { TOOLS } from "../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

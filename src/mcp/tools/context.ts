@@ -45,5 +45,8 @@ export interface ToolContext {
 /** What src/mail/write/ needs to compose, save and send a message, from the call's context. */
 export async function outgoingDeps(ctx: ToolContext): Promise<OutgoingDeps> {
   const account = await ctx.account();
-  return { account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message), reserveAttachments: ctx.reserveAttachments };
+  return {
+    account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message), reserveAttachments: ctx.reserveAttachments,
+    content: ctx.content,
+  };
 }
