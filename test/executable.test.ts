@@ -16,7 +16,6 @@ import { freePort } from "./support/dovecot.ts";
 import { getHarness, type Harness } from "./support/harness.ts";
 import { rawRequest } from "./support/raw-http.ts";
 import { htmlOnly } from "./support/mail-fixtures.ts";
-import { TOOLS } from "../src/mcp/tools/index.ts";
 import { attached, withPart } from "./support/attachment-mail.ts";
 import { tinyPdf } from "./support/pdf.ts";
 import { cmapBombPdf, flateBombPdf } from "./support/hostile-pdf.ts";
