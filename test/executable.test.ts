@@ -127,6 +127,9 @@ describe("the single executable", () => {
     const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+    // Markdown (turndown) is bundled into the helper too.
+    const md = (await client.callTool({ name: "get_email", arguments: { uid, format: "markdown" } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(md).toMatchObject({ body_text: "# Welcome Home\n\na\n\nb", body_note: null });
 
     // PDF.js runs in the PDF helper process, which must be inside the executable too, with the
     // unpdf bundle it imports: the text comes back only if both were built in.
