@@ -2,13 +2,12 @@
 // Nothing else in src/ reads the environment.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { parseAllowedMailboxes, type AllowedMailboxes } from "./allowed-mailboxes.ts";
 
-export class ConfigError extends Error {
-  constructor(readonly key: string, problem: string) {
-    super(`${key}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+import { ConfigError } from "./config/error.ts";
+import { parseOAuthSettings, type OAuthSettings } from "./config/oauth-providers.ts";
+
+export { ConfigError };
 
 export interface Settings {
   baseUrl: string;
@@ -29,6 +28,10 @@ export interface Settings {
   databaseUrl: string | null;
   /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the contract's one client. */
   openRegistration: boolean;
+  /** OAuth mail providers: the Microsoft and Google presets when configured, and the providers file (docs/design.md §5). */
+  oauth: OAuthSettings;
+  /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
+  allowedMailboxes: AllowedMailboxes | null;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -136,6 +139,36 @@ export function defaultDataDir(env: Env): string {
   return join(xdg && xdg.startsWith("/") ? xdg : join(env.HOME ?? homedir(), ".local", "share"), "mailbox-mcp");
 }
 
+function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
+  if (value === undefined || value.trim() === "") return null;
+  const parsed = parseAllowedMailboxes(value);
+  if (typeof parsed === "string") throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES", parsed);
+  return parsed;
+}
+
+/**
+ * The settings that let anyone on the internet reach the setup form with a client of their own.
+ * (Client ID Metadata Documents, when they come, join this list.)
+ */
+function strangerSwitches(s: Settings): string[] {
+  return s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : [];
+}
+
+/**
+ * What `serve` needs beyond parsing (the owner's verbs do not: they must work whatever the switches):
+ * with a switch that admits strangers on, the owner must say whose mailboxes are served, or a stranger
+ * could connect any mailbox, one on their own mail server included, and become a tenant (docs/oauth.md §10).
+ */
+export function checkServeSettings(s: Settings): void {
+  const open = strangerSwitches(s);
+  if (!open.length || s.allowedMailboxes !== null) return;
+  throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES",
+    `must be set when ${open.join(" or ")} is on: anyone on the internet can then register an app and would connect any mailbox, ` +
+    "even one on a mail server they run. List whose mailboxes this server serves, e.g. " +
+    "MAILBOX_MCP_ALLOWED_MAILBOXES=you@example.com,@example.org,mail.example.net (addresses and @domains as the mail server " +
+    "verified the login, mail hosts as connected), or MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
+}
+
 export function parseSettings(args: string[], env: Env): Settings {
   const e = { ...env, ...flagsToEnv(args) };
   const host = e.MAILBOX_MCP_HOST || "127.0.0.1";
@@ -156,6 +189,7 @@ export function parseSettings(args: string[], env: Env): Settings {
   if (secret !== null && secret.length < MIN_CLIENT_SECRET) {
     throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", `must be at least ${MIN_CLIENT_SECRET} characters (make one with: openssl rand -hex 32)`);
   }
+  const allowPrivateHosts = bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS);
   return {
     baseUrl,
     host,
@@ -168,9 +202,11 @@ export function parseSettings(args: string[], env: Env): Settings {
     extraRedirectUris: list(e.MAILBOX_MCP_EXTRA_REDIRECT_URIS),
     extraOrigins: list(e.MAILBOX_MCP_EXTRA_ORIGINS).map((o) => origin("MAILBOX_MCP_EXTRA_ORIGINS", o)),
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
-    allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
+    allowPrivateHosts,
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
+    oauth: parseOAuthSettings(e, allowPrivateHosts),
+    allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
   };
 }

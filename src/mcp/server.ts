@@ -10,9 +10,11 @@ import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
+import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
+import { SERVER_CAPABILITIES } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -25,6 +27,8 @@ export interface McpServerDeps {
   sendBudget: SendBudget;
   log: Logger;
   version: string;
+  /** OAuth mail providers configured here (list_providers). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 const INSTRUCTIONS = [
@@ -72,7 +76,9 @@ interface CallInfo {
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
+  });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
@@ -115,5 +121,6 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: 
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
+    signInProviders: deps.signInProviders ?? [],
   };
 }

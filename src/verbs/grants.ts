@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import { WRITE_SCOPE } from "../scopes.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
+import { printable, printableLines } from "./printable.ts";
 import { utcMinute, VerbError, type Out } from "./verb-args.ts";
 
 /** How many characters of a grant id are shown; revoke accepts any unique prefix of at least MIN_PREFIX. */
@@ -25,16 +26,25 @@ function mailbox(g: GrantSummary): string {
   return g.label ? `${g.label.email} on ${g.label.host}` : "(mailbox not recorded: connected before this version)";
 }
 
+/** A grant whose provider refused its refresh token (docs/design.md §5) is live but can do nothing until reconnected. */
+function signInLines(g: GrantSummary): string[] {
+  if (g.signInLostAt === null) return [];
+  const at = g.label?.signIn ? `at ${g.label.signIn} ` : "";
+  return [`  sign-in    LOST ${utcMinute(g.signInLostAt)}: the sign-in ${at}expired or was revoked; the app must reconnect the mailbox`];
+}
+
 export function formatGrants(grants: GrantSummary[], config: Config): string {
   if (grants.length === 0) return "No live grants: no app has access to a mailbox on this server.\n";
-  const blocks = grants.map((g) => [
+  // The mailbox label was typed on the setup form and a client's name by whoever registered it: printable (./printable.ts).
+  const blocks = grants.map((g) => printableLines([
     `${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`,
     `  client     ${clientLine(g, config)}`,
     `  scope      ${scopeText(g.scope)}`,
     `  created    ${utcMinute(g.createdAt)}`,
     `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
     `  expires    ${utcMinute(g.expiresAt)}`,
-  ].join("\n"));
+    ...signInLines(g),
+  ]));
   return `${grants.length} live grant${grants.length === 1 ? "" : "s"}:\n\n${blocks.join("\n\n")}\n`;
 }
 
@@ -65,6 +75,7 @@ function grantJson(g: GrantSummary) {
   return {
     id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId, client_name: g.clientName,
     redirect_uri: g.redirectUri, scope: g.scope, created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
+    sign_in: g.label?.signIn ?? null, sign_in_lost_at: iso(g.signInLostAt),
   };
 }
 
@@ -76,7 +87,7 @@ export async function grantsVerb(store: Store, config: Config, json: boolean, ou
 export async function revokeVerb(store: Store, config: Config, what: string, command: string, out: Out): Promise<void> {
   const chosen = pickGrants(await store.admin.list(), what, command);
   await store.admin.revoke(chosen.map((g) => g.id));
-  for (const g of chosen) out(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}\n`);
+  for (const g of chosen) out(`${printable(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`)}\n`);
   out("Their stored credentials are destroyed and their access tokens no longer work. A running server on this store\n" +
     "ends their sessions and mail connections within 2 seconds. The apps must sign in again to get access back.\n");
 }

@@ -2,6 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { connectGuide, guideText, type GuideSettings } from "../../src/views/connect-guide.ts";
 import { FrontDoor } from "../../src/views/front-door.tsx";
+import { parseAllowedMailboxes, type AllowedMailboxes } from "../../src/allowed-mailboxes.ts";
+import { testApp } from "../support/app.ts";
 
 const settings = (over: Partial<GuideSettings> = {}): GuideSettings =>
   ({ baseUrl: "https://m.example", clientId: "cid", clientSecret: "s3cret-value-0123456789", openRegistration: false, extraRedirectUris: [], ...over });
@@ -40,5 +42,34 @@ describe("connect guide", () => {
     expect(text).toContain("Open registration : off");
     expect(text).toContain("Claude Code: needs open registration");
     expect(text).toContain("does not support dynamic client registration");
+  });
+
+  test("whose mailboxes: in the client text for the owner, never on the public front door; registration needs the list", async () => {
+    const allowedMailboxes = parseAllowedMailboxes("me@example.com,@example.org") as AllowedMailboxes;
+    const text = guideText(connectGuide(settings({ openRegistration: true, allowedMailboxes })));
+    expect(text).toContain("Mailboxes allowed : me@example.com, @example.org");
+    expect(guideText(connectGuide(settings({ openRegistration: true, allowedMailboxes: null })))).toContain("Mailboxes allowed : not set: serve refuses to start");
+    const off = guideText(connectGuide(settings({ allowedMailboxes: null })));
+    expect(off).toContain("--open-registration and MAILBOX_MCP_ALLOWED_MAILBOXES");
+    const { app } = testApp({ openRegistration: true, allowedMailboxes });
+    for (const accept of ["text/html", "application/json"]) {
+      const page = await (await app.handle(new Request("http://localhost/", { headers: { accept } }))).text();
+      expect(page).toContain("/mcp");
+      expect(page).not.toContain("example.org");
+    }
+  });
+});
+
+describe("sign-in providers in the guide", () => {
+  test("named with the redirect URI their registrations need; none: says how to get Microsoft", () => {
+    const on = guideText(connectGuide(settings({ signInProviders: ["Microsoft (Outlook.com, Hotmail, Live, Microsoft 365)"] })));
+    expect(on).toContain("Sign in at        : Microsoft (Outlook.com, Hotmail, Live, Microsoft 365)");
+    expect(on).toContain("must allow the redirect URI https://m.example/oauth/upstream/callback");
+    const off = guideText(connectGuide(settings()));
+    expect(off).toContain("Sign in at        : no provider (app passwords only)");
+    expect(off).toContain("MAILBOX_MCP_MICROSOFT_CLIENT_ID");
+    const page = FrontDoor({ nonce: "n", version: "1", healthUrl: "https://m.example/health", guide: connectGuide(settings({ signInProviders: ["Google <x>"] })) });
+    expect(page).toContain("Google &lt;x&gt;");
+    expect(page).toContain("<code>https://m.example/oauth/upstream/callback</code>");
   });
 });
