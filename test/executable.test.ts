@@ -179,7 +179,7 @@ describe("the single executable", () => {
     expect(worstHealth).toBeLessThan(1000);
     for (const r of results) {
       expect(r).toMatchObject({ kind: "pdf", content: "none", text: null });
-      expect(String(r.note)).toMatch(/Reading the PDF was stopped: it needed more than the 400 MB of memory this server allows one document/);
+      expect(String(r.note)).toMatch(/Reading the PDF was stopped: it needed more than the 320 MB of memory this server allows one document/);
     }
     expect(await read("fine")).toMatchObject({ content: "text", text: "Still read after the bombs" });
     await client.close();
