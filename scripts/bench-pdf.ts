@@ -39,7 +39,7 @@ export async function pdfRows(h: Awaited<ReturnType<typeof getHarness>>): Promis
     const client = await connectClient(url, server.tokens[0]!);
     const m = rawCaller(url, server.tokens[0]!, (client.transport as { sessionId?: string }).sessionId!);
     console.log(`\nissue 19 rows: get_attachment on a PDF, ${N} calls after ${WARMUP} warm-up; the PDF is read in a helper process`);
-    console.log(`${"row".padEnd(26)} ${"cold".padStart(7)} ${"p50/p95".padStart(16)}  peak RSS server  server + helpers`);
+    console.log(`${"row".padEnd(34)} ${"cold".padStart(7)} ${"p50/p95".padStart(16)}  peak RSS server  server + helpers`);
     for (const [name, pdf] of Object.entries(PDFS)) await row(m, server.pid, `get_attachment ${name}`, uids[name]!, pdf.length);
     await client.close();
   } finally {
@@ -68,6 +68,6 @@ async function row(m: McpCaller, pid: number, name: string, uid: number, bytes: 
   const treePeak = tree.stop() / 1024 / 1024;
   clearInterval(sampler);
   samples.sort((a, b) => a - b);
-  console.log(`${`${name} (${Math.round(bytes / 1024)} KB)`.padEnd(26)} ${ms(cold).padStart(7)} ${`${ms(pct(samples, 0.5))}/${ms(pct(samples, 0.95))}`.padStart(16)}` +
+  console.log(`${`${name} (${Math.round(bytes / 1024)} KB)`.padEnd(34)} ${ms(cold).padStart(7)} ${`${ms(pct(samples, 0.5))}/${ms(pct(samples, 0.95))}`.padStart(16)}` +
     `  ${serverPeak.mb.toFixed(0).padStart(9)} MB  ${treePeak.toFixed(0).padStart(10)} MB`);
 }
