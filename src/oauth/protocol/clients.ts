@@ -4,7 +4,9 @@
 import type { Config } from "../../config.ts";
 import { hashSecret, safeEqual } from "../../store/crypto.ts";
 import type { ClientAuthMethod, ClientStore, RegisteredClient } from "../../store/clients.ts";
-import { allowedRedirectUris, isAllowedRedirect, loopbackRedirect, sameLoopbackIgnoringPort } from "./redirects.ts";
+import {
+  allowedRedirectUris, isAllowedRedirect, loopbackRedirect, sameLoopbackAnyPortOrName, sameLoopbackIgnoringPort,
+} from "./redirects.ts";
 
 export interface OAuthClient {
   id: string;
@@ -20,6 +22,8 @@ export interface OAuthClient {
 export class ClientRegistry {
   /** The contract's allowlist (docs/contract.md §2.5) plus MAILBOX_MCP_EXTRA_REDIRECT_URIS (exact strings). */
   readonly allowed: Set<string>;
+  /** The loopback entries of MAILBOX_MCP_EXTRA_REDIRECT_URIS: the configured client may use them on any port. */
+  private readonly extraLoopback: string[];
   private readonly configured: OAuthClient;
 
   constructor(
@@ -28,6 +32,7 @@ export class ClientRegistry {
     readonly store: ClientStore,
   ) {
     this.allowed = allowedRedirectUris(config);
+    this.extraLoopback = config.extraRedirectUris.filter((uri) => loopbackRedirect(uri) !== null);
     this.configured = { id: config.clientId, registered: false, name: null, authMethod: "client_secret_post", redirectUris: [] };
   }
 
@@ -49,12 +54,15 @@ export class ClientRegistry {
   }
 
   /**
-   * Authorize: the configured client's redirect URI must be on the allowlist exactly (docs/contract.md §2.5); a registered
-   * client's must be one it registered — exactly, or for loopback with any port (RFC 8252 §7.3) — and
+   * Authorize: the configured client's redirect URI must be on the allowlist exactly (docs/contract.md §2.5), or match
+   * a loopback entry the operator added on any port and loopback name (docs/design.md §3, RFC 8252 §7.3);
+   * a registered client's must be one it registered — exactly, or for loopback with any port — and
    * still registrable today (the operator may have shortened the allowlist since).
    */
   allowsRedirect(client: OAuthClient, uri: string): boolean {
-    if (!client.registered) return isAllowedRedirect(this.allowed, uri);
+    if (!client.registered) {
+      return isAllowedRedirect(this.allowed, uri) || this.extraLoopback.some((listed) => sameLoopbackAnyPortOrName(listed, uri));
+    }
     if (!this.registrable(uri)) return false;
     return client.redirectUris.some((r) => r === uri || sameLoopbackIgnoringPort(r, uri));
   }
