@@ -40,6 +40,9 @@ Options (each also an environment variable; flags win):
   --open-registration  MAILBOX_MCP_OPEN_REGISTRATION=true
                     let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
                     MCP Inspector then need only the URL (default off: one configured client)
+  --client-metadata-documents  MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS=true
+                    accept clients whose client_id is the https URL of their metadata document
+                    (fetched under the public-address rules of mail hosts; default off)
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;

@@ -29,6 +29,8 @@ export interface Settings {
   databaseUrl: string | null;
   /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the contract's one client. */
   openRegistration: boolean;
+  /** Clients identified by a Client ID Metadata Document: client_id = an HTTPS URL (docs/oauth.md §10). */
+  clientMetadataDocuments: boolean;
 }
 
 /** Settings plus what the data dir supplies when not configured. */
@@ -54,6 +56,7 @@ const FLAGS: Record<string, string> = {
 /** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
 const SWITCHES: Record<string, string> = {
   "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
+  "--client-metadata-documents": "MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS",
 };
 
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
@@ -172,5 +175,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
+    clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),
   };
 }

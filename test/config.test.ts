@@ -27,6 +27,12 @@ describe("parseSettings", () => {
     expect(parseSettings(["--open-registration=false"], { MAILBOX_MCP_OPEN_REGISTRATION: "true" }).openRegistration).toBe(false);
   });
 
+  test("client metadata documents: off by default, the environment or the bare flag turn them on", () => {
+    expect(parseSettings([], {}).clientMetadataDocuments).toBe(false);
+    expect(parseSettings([], { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "yes" }).clientMetadataDocuments).toBe(true);
+    expect(parseSettings(["--client-metadata-documents"], {}).clientMetadataDocuments).toBe(true);
+  });
+
   test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
     const s = parseSettings(["--port", "9000", "--base-url=https://mail.example.com/"], {
       MAILBOX_MCP_PORT: "8000", XDG_DATA_HOME: "/xdg",
@@ -44,6 +50,7 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_SECRET_KEY", { MAILBOX_MCP_SECRET_KEY: Buffer.alloc(16).toString("base64") }, []],
     ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
     ["MAILBOX_MCP_OPEN_REGISTRATION", {}, ["--open-registration=sometimes"]],
+    ["MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "maybe" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],

@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps) {
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
     .use(frontDoorRoutes(config))
-    .use(discoveryRoutes(config.baseUrl, config.openRegistration))
+    .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))

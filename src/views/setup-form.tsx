@@ -14,8 +14,14 @@ import { Layout } from "./layout.tsx";
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
 
-/** Who is asking: the configured client, or one that registered itself (RFC 7591) under a name nobody verified. */
-export type AskingClient = { registered: false } | { registered: true; name: string | null };
+/**
+ * Who is asking: the configured client; one that registered itself (RFC 7591) under a name nobody verified;
+ * or one identified by a client metadata document, vouched for by the host that serves it (docs/oauth.md §10).
+ */
+export type AskingClient =
+  | { kind: "configured" }
+  | { kind: "registered"; name: string | null }
+  | { kind: "document"; name: string | null; documentHost: string };
 
 export interface SetupFormProps {
   nonce: string;
@@ -160,13 +166,23 @@ const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only con
 
 /**
  * Names who is asking. A registered client's name is whatever it sent, so it is shown as self-declared
- * (and escaped); the redirect host is what the person can rely on: the code goes there.
+ * (and escaped); the redirect host is what the person can rely on: the code goes there. A document's
+ * client is named by the host of its document first: whoever controls that host wrote the name and
+ * the redirect URIs.
  */
 function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
     ? <span class="opt"> (an app on this computer)</span> : "";
-  if (!client.registered) {
+  if (client.kind === "configured") {
     return (<p class="who"><strong safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>) as string;
+  }
+  if (client.kind === "document") {
+    // The document's host is who vouches for the app: it is what the person should recognise.
+    const named = client.name ? <> as <strong safe>“{client.name}”</strong></> : "";
+    return (
+      <p class="who">An app described by <strong safe>{client.documentHost}</strong>{named}, returning to <strong safe>{redirectHost}</strong>{local},{" "}
+        {asksTo(asks)} <span class="opt">Trust it only if you know <span safe>{client.documentHost}</span>.</span></p>
+    ) as string;
   }
   const name = client.name
     ? <><strong safe>“{client.name}”</strong> <span class="opt">(a self-declared name, not verified)</span></>

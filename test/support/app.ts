@@ -7,6 +7,7 @@ import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/lifecycle/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/protocol/clients.ts";
+import { clientDocumentsFor, type DocumentOptions } from "../../src/oauth/protocol/documents/documents.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
@@ -32,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    clientMetadataDocuments: false,
     version: "0.0.0-test",
     ...overrides,
   };
@@ -45,13 +47,14 @@ export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;
  * to build on (a file, Postgres); by default a fresh in-memory one. The runtime's parts are also
  * returned by name (imap, smtp, sessions, calls, sendBudget) for tests that look inside.
  */
-export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {}) {
+export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {},
+  documents: Pick<DocumentOptions, "resolve" | "timeoutMs"> = {}) {
   const config = testConfig(overrides);
   const clock = manualClock(Date.now());
   const log = memoryLogger();
   const store = makeStore(config.secretKey, clock);
   const { db, grants, pending, activity } = store;
-  const clients = new ClientRegistry(config, store.clients);
+  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock, documents));
   const events = new TokenEvents();
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
