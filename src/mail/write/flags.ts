@@ -5,6 +5,8 @@ import { withMailbox } from "../imap/mailbox.ts";
 import { existingUids } from "../imap/uids.ts";
 
 export interface MarkResult {
+  /** The folder's path (a special-use name given as the argument resolved). */
+  folder: string;
   /** Messages found and now in the requested state (already-read ones count too: the call is idempotent). */
   updated: number;
   /** Requested UIDs with no message in the folder (deleted, moved, or never there). */
@@ -13,7 +15,7 @@ export interface MarkResult {
 
 export async function markRead(client: ImapFlow, folder: string, uids: number[], read = true): Promise<MarkResult> {
   const wanted = checkUids(uids);
-  return withMailbox(client, folder, async () => {
+  return withMailbox(client, folder, async (box) => {
     // STORE on a UID that does not exist is silently ignored by IMAP servers, so look first
     // and tell the caller which ones were not there.
     const found = await existingUids(client, wanted);
@@ -22,6 +24,6 @@ export async function markRead(client: ImapFlow, folder: string, uids: number[],
       if (read) await client.messageFlagsAdd(range, ["\\Seen"], { uid: true });
       else await client.messageFlagsRemove(range, ["\\Seen"], { uid: true });
     }
-    return { updated: found.length, missing: wanted.filter((u) => !found.includes(u)) };
+    return { folder: box.path, updated: found.length, missing: wanted.filter((u) => !found.includes(u)) };
   });
 }

@@ -5,7 +5,7 @@ import { checkUids } from "../imap/uids.ts";
 import { InputError } from "../errors.ts";
 import { withMailbox } from "../imap/mailbox.ts";
 import { MailError } from "../errors.ts";
-import { listFolders, resolveFolder, unknownFolder } from "../imap/folders.ts";
+import { listFolders, resolveFolder, resolveFolderName, unknownFolder } from "../imap/folders.ts";
 import { existingUids } from "../imap/uids.ts";
 
 export interface MoveResult {
@@ -25,8 +25,10 @@ const canonical = (path: string) => (path.toUpperCase() === "INBOX" ? "INBOX" : 
  */
 export async function moveEmails(client: ImapFlow, folder: string, uids: number[], destination: string): Promise<MoveResult> {
   const wanted = checkUids(uids);
-  const to = canonical(destination);
-  if (canonical(folder) === to) throw new InputError("destination", `is the same folder as folder (${JSON.stringify(to)}); nothing to move`);
+  const to = canonical(await resolveFolderName(client, destination, "destination"));
+  if (canonical(await resolveFolderName(client, folder)) === to) {
+    throw new InputError("destination", `is the same folder as folder (${JSON.stringify(to)}); nothing to move`);
+  }
   return withMailbox(client, folder, async (mailbox) => {
     const from = mailbox.path;
     // With UIDPLUS the COPYUID map tells which UIDs existed (no map: none did); without it, look first.

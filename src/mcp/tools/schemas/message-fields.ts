@@ -2,6 +2,7 @@
 // what the owner's activity log keeps of them (docs/owner.md §4): recipients and the message
 // answered, never the subject or the bodies.
 import { z } from "zod";
+import { SPECIAL_USE_HINT } from "./args.ts";
 import type { ActivityDetails } from "../../../store/activity.ts";
 import type { ToolArgs } from "../define.ts";
 
@@ -20,7 +21,7 @@ export const messageFields = {
   reply_to_uid: z.number().int().positive().max(4_294_967_295).optional()
     .describe("UID of the message being answered (from get_recent_emails / search_emails): the reply is threaded under it with In-Reply-To and References."),
   reply_folder: z.string().min(1).max(1000).optional()
-    .describe('Folder of the message in reply_to_uid. Default INBOX.'),
+    .describe(`Folder of the message in reply_to_uid: a path, ${SPECIAL_USE_HINT}. Default INBOX.`),
 };
 
 /** The recipients as given (to, cc, bcc) and, for a reply, the message answered. */

@@ -31,15 +31,15 @@ export const markAsRead = defineTool({
   },
   activity: {
     fromArgs: (args) => ({ folder: args.folder, uids: args.uids, read: args.read }),
-    fromResult: () => ({}),
+    fromResult: (res) => ({ folder: res.folder }), // the path a special-use name stood for
   },
   handler: async (args, ctx) => {
     const res = await ctx.withImap((client) => markRead(client, args.folder, args.uids, args.read));
     if (!res.updated) {
-      throw uidsGone(res.missing, args.folder, "Nothing was changed.");
+      throw uidsGone(res.missing, res.folder, "Nothing was changed.");
     }
-    const lines = [`Marked ${plural(res.updated)} as ${args.read ? "read" : "unread"} in ${args.folder}.`];
+    const lines = [`Marked ${plural(res.updated)} as ${args.read ? "read" : "unread"} in ${res.folder}.`];
     if (res.missing.length) lines.push(`Not found (moved or deleted?): uids ${res.missing.join(", ")}.`);
-    return ok({ folder: args.folder, updated: res.updated }, lines.join("\n"));
+    return ok({ folder: res.folder, updated: res.updated }, lines.join("\n"));
   },
 });

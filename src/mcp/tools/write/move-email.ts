@@ -4,7 +4,7 @@ import { moveEmails } from "../../../mail/write/move.ts";
 import { uidsGone } from "../../../mail/imap/uids.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
-import { folderArg, uidsArg } from "../schemas/args.ts";
+import { folderArg, SPECIAL_USE_HINT, uidsArg } from "../schemas/args.ts";
 
 export const moveEmail = defineTool({
   name: "move_email",
@@ -14,11 +14,11 @@ export const moveEmail = defineTool({
     description:
       "Moves messages (by uid) from one folder to another, e.g. to Archive, Trash or a project folder. " +
       "A message gets a new uid in the destination: the result maps each old uid to its new_uid there; use those from now on. " +
-      "destination must be an existing folder path exactly as list_mailboxes returns it; an unknown one is an error listing the folders.",
+      "destination must be an existing folder path exactly as list_mailboxes returns it, or a special-use name such as \"\\\\Archive\"; an unknown one is an error listing the folders.",
     inputSchema: {
       folder: folderArg,
       uids: uidsArg,
-      destination: z.string().min(1).max(1000).describe('Path of the folder to move to, e.g. "Archive" (see list_mailboxes).'),
+      destination: z.string().min(1).max(1000).describe(`Path of the folder to move to, e.g. "Projects/2024" (see list_mailboxes), ${SPECIAL_USE_HINT}.`),
     },
     outputSchema: {
       from: z.string().describe("Source folder path."),
@@ -34,7 +34,7 @@ export const moveEmail = defineTool({
   },
   activity: {
     fromArgs: (args) => ({ folder: args.folder, destination: args.destination, uids: args.uids }),
-    fromResult: (res) => ({ moved: res.moved }),
+    fromResult: (res) => ({ folder: res.from, destination: res.to, moved: res.moved }), // paths, not special-use names
   },
   handler: async (args, ctx) => {
     const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
