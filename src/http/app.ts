@@ -13,6 +13,7 @@ import { discoveryRoutes } from "./routes/discovery.ts";
 import { frontDoorRoutes } from "./routes/front-door.ts";
 import { mapError } from "./plugins/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { iconRoutes } from "./routes/icons.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
+    .use(iconRoutes())
     .use(frontDoorRoutes(config))
     .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))

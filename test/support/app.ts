@@ -58,7 +58,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const events = new TokenEvents();
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId });
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, baseUrl: config.baseUrl });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {

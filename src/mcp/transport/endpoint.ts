@@ -21,6 +21,8 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
+  /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
+  baseUrl: string;
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -44,7 +46,7 @@ export class McpEndpoint {
     const { runtime, log } = deps;
     this.runtime = runtime;
     this.serverDeps = {
-      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version, baseUrl: deps.baseUrl,
     };
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
