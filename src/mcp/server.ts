@@ -8,8 +8,11 @@ import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
 import { tokenOf, toolContext } from "./call-context.ts";
+import { registerCompletions } from "./completions.ts";
 import { iconsFor } from "./icons/icons.ts";
-import { serverIdentity } from "./identity.ts";
+import { LISTS_FIXED, serverIdentity } from "./identity.ts";
+import { registerPrompts } from "./prompts/index.ts";
+import { registerMessageResource } from "./resources/message.ts";
 import { plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
@@ -47,6 +50,8 @@ export type { TokenExtra } from "./call-context.ts";
  */
 const CACHE_HINTS = {
   "tools/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "prompts/list": { ttlMs: 3_600_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 3_600_000, cacheScope: "public" },
   "server/discover": { ttlMs: 3_600_000, cacheScope: "public" },
 } as const;
 
@@ -72,10 +77,10 @@ interface CallInfo {
   signal: AbortSignal;
 }
 
-/** The tools on one server (./identity.ts says who it is). */
+/** The tools, prompts, message resource and completions on one server (./identity.ts says who it is). */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(serverIdentity(deps.baseUrl, deps.version), {
-    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS,
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(LISTS_FIXED),
   });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
@@ -83,6 +88,9 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
   }
   plainToolErrors(server);
+  registerPrompts(server, deps.baseUrl);
+  registerMessageResource(server, deps);
+  registerCompletions(server, deps);
   return server;
 }
 
