@@ -2,6 +2,7 @@
 // Bearer token the /mcp route checked (authInfo, which the SDK hands every request handler as
 // ctx.http.authInfo). Tools, the message resource and completions all start here.
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import { contentReaders } from "../mail/content/readers.ts";
 import { plainImapError } from "./plain-errors.ts";
 import type { McpServerDeps } from "./server.ts";
 import type { ToolContext } from "./tools/index.ts";
@@ -27,6 +28,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
+    content: contentReaders(tokenId),
     submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.

@@ -70,7 +70,7 @@ async function complete(deps: McpServerDeps, request: CompleteRequest, ctx: Serv
   }
 }
 
+/** The capability itself is declared with the others (./capabilities.ts). */
 export function registerCompletions(server: McpServer, deps: McpServerDeps): void {
-  server.server.registerCapabilities({ completions: {} });
   server.server.setRequestHandler("completion/complete", (request, ctx) => complete(deps, request, ctx));
 }

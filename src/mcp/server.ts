@@ -10,7 +10,7 @@ import type { SendBudget } from "./limits/send-budget.ts";
 import { tokenOf, toolContext } from "./call-context.ts";
 import { registerCompletions } from "./completions.ts";
 import { iconsFor } from "./icons/icons.ts";
-import { LISTS_FIXED, serverIdentity } from "./identity.ts";
+import { serverIdentity } from "./identity.ts";
 import { registerPrompts } from "./prompts/index.ts";
 import { registerMessageResource } from "./resources/message.ts";
 import { plainToolErrors } from "./plain-errors.ts";
@@ -18,6 +18,7 @@ import { TOOLS, type AnyTool } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
+import { SERVER_CAPABILITIES } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -80,7 +81,7 @@ interface CallInfo {
 /** The tools, prompts, message resource and completions on one server (./identity.ts says who it is). */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(serverIdentity(deps.baseUrl, deps.version), {
-    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(LISTS_FIXED),
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
   });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.

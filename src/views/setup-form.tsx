@@ -9,6 +9,7 @@ import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
 import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
+import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
@@ -16,7 +17,7 @@ export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | 
 
 /**
  * Who is asking: the configured client; one that registered itself (RFC 7591) under a name nobody verified;
- * or one identified by a client metadata document, vouched for by the host that serves it (docs/oauth.md §10).
+ * or one identified by a client metadata document, vouched for by the host that serves it (docs/oauth.md §11).
  */
 export type AskingClient =
   | { kind: "configured" }
@@ -165,30 +166,40 @@ function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProp
 const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only continue if you started this from that app.`;
 
 /**
- * Names who is asking. A registered client's name is whatever it sent, so it is shown as self-declared
- * (and escaped); the redirect host is what the person can rely on: the code goes there. A document's
- * client is named by the host of its document first: whoever controls that host wrote the name and
- * the redirect URIs.
+ * Names who is asking. The page's own sentence names only the redirect host, the thing the person can
+ * rely on: the code goes there. A registered client's name is whatever it sent, so it is never part of
+ * that sentence: it comes after, in its own line and box, quoted by the page, its own quotation marks
+ * neutralised and cut to 64 characters (./declared-name.ts), and said to be unchecked — so a name
+ * written to look like the page ("returning to claude.ai … ✓ Verified app") cannot pass for it.
+ * A client named by its metadata document is vouched for by the host that serves the document, which
+ * this server fetched: that host goes into the page's own sentence, as the one to trust
+ * (docs/oauth.md §11); the name it declares is shown like a registered client's.
  */
 function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
     ? <span class="opt"> (an app on this computer)</span> : "";
-  if (client.kind === "configured") {
-    return (<p class="who"><strong safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>) as string;
-  }
+  const sentence = <p class="who"><strong class="host" safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>;
+  if (client.kind === "configured") return sentence as string;
+  const declared = client.name
+    ? <>The app calls itself <q class="declared" safe>{declaredName(client.name)}</q>.</>
+    : "The app gave no name.";
   if (client.kind === "document") {
-    // The document's host is who vouches for the app: it is what the person should recognise.
-    const named = client.name ? <> as <strong safe>“{client.name}”</strong></> : "";
     return (
-      <p class="who">An app described by <strong safe>{client.documentHost}</strong>{named}, returning to <strong safe>{redirectHost}</strong>{local},{" "}
-        {asksTo(asks)} <span class="opt">Trust it only if you know <span safe>{client.documentHost}</span>.</span></p>
+      <>
+        {sentence}
+        <p class="who">The app is published by <strong class="host" safe>{client.documentHost}</strong>, which serves its
+          client metadata document. Continue only if you know and trust <span safe>{client.documentHost}</span>.</p>
+        <p class="declared-line">{declared} <span class="opt">The name is written by that host; the address above is where
+          the sign-in returns.</span></p>
+      </>
     ) as string;
   }
-  const name = client.name
-    ? <><strong safe>“{client.name}”</strong> <span class="opt">(a self-declared name, not verified)</span></>
-    : "An app that gave no name";
   return (
-    <p class="who">{name}, returning to <strong safe>{redirectHost}</strong>{local}, {asksTo(asks)}</p>
+    <>
+      {sentence}
+      <p class="declared-line">{declared} <span class="opt">Apps register themselves here under any name they like;
+        this server has not checked it. Go by the address above.</span></p>
+    </>
   ) as string;
 }
 

@@ -1,4 +1,4 @@
-// Client ID Metadata Documents (docs/oauth.md §10, docs/design.md §3): a client whose client_id is the URL
+// Client ID Metadata Documents (docs/oauth.md §11, docs/design.md §3): a client whose client_id is the URL
 // of its metadata document signs in with no registration; the document is fetched under the public-
 // address rules of mail hosts, bounded in time and size, checked, and cached per Cache-Control up to 24 h.
 // The documents come from a plain-HTTP test server on loopback, which the tests' MAILBOX_MCP_ALLOW_PRIVATE_HOSTS lets through.

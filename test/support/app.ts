@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    allowedMailboxes: null,
     clientMetadataDocuments: false,
     version: "0.0.0-test",
     ...overrides,

@@ -1,4 +1,4 @@
-// A plain-HTTP server on loopback that serves client metadata documents (docs/oauth.md §10) for tests,
+// A plain-HTTP server on loopback that serves client metadata documents (docs/oauth.md §11) for tests,
 // with the server's own oddities on demand: oversized, streamed without a length, held without an
 // answer, redirected. It counts the requests per path, so a test can tell a cached document from a
 // fetched one. Tests allow private hosts, which is what lets plain http on 127.0.0.1 through.

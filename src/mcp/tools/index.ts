@@ -56,10 +56,17 @@ import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
+import { archiveEmail } from "./write/archive-email.ts";
+import { createFolder } from "./write/create-folder.ts";
+import { deleteFolder } from "./write/delete-folder.ts";
 import { draftEmail } from "./write/draft-email.ts";
+import { flagEmail } from "./write/flag-email.ts";
+import { labelEmail } from "./write/label-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
+import { renameFolder } from "./write/rename-folder.ts";
 import { sendEmail } from "./write/send-email.ts";
+import { trashEmail } from "./write/trash-email.ts";
 import { toolRegistry } from "./registry.ts";
 
 export type { ToolContext } from "./context.ts";
@@ -77,5 +84,12 @@ export const TOOLS = toolRegistry([
   draftEmail,
   sendEmail,
   markAsRead,
+  flagEmail,
+  labelEmail,
   moveEmail,
+  trashEmail,
+  archiveEmail,
+  createFolder,
+  renameFolder,
+  deleteFolder,
 ]);

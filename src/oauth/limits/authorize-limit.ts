@@ -49,7 +49,7 @@ export async function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string
 
 /**
  * The "document-fetch" limit of one client address, for a client metadata document that is not cached
- * (docs/oauth.md §10): a fetch past it is 429 with Retry-After, like the authorize limit.
+ * (docs/oauth.md §11): a fetch past it is 429 with Retry-After, like the authorize limit.
  */
 export function admitDocumentFetch(limits: Pick<Limiters, "document-fetch">, clientKey: string): AdmitFetch {
   return async () => {

@@ -34,7 +34,7 @@ export const LIMITS = {
    */
   "token-client-auth": { max: 10, windowMs: 15 * MINUTE },
   /**
-   * Client metadata documents fetched for GET /oauth/authorize per client address (docs/oauth.md §10):
+   * Client metadata documents fetched for GET /oauth/authorize per client address (docs/oauth.md §11):
    * each opens a connection to a URL the visitor chose. A cached document costs nothing and is not counted.
    */
   "document-fetch": { max: 10, windowMs: MINUTE },

@@ -1,6 +1,6 @@
 // Who is asking: the one configured client (docs/contract.md §14); with MAILBOX_MCP_OPEN_REGISTRATION, the clients
 // that registered themselves (RFC 7591; docs/oauth.md §9); with MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS, clients
-// whose client_id is the URL of their metadata document (docs/oauth.md §10). Used by authorize (client and
+// whose client_id is the URL of their metadata document (docs/oauth.md §11). Used by authorize (client and
 // redirect URI), the setup form (whom to name) and the token endpoint (client authentication).
 import type { Config } from "../../config.ts";
 import { hashSecret, safeEqual } from "../../store/crypto.ts";

@@ -1,4 +1,4 @@
-// Client ID Metadata Documents (docs/oauth.md §10), opt-in with MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS:
+// Client ID Metadata Documents (docs/oauth.md §11), opt-in with MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS:
 // the document behind a client_id URL, fetched (./fetch.ts), checked (./parse.ts) and kept in this
 // process for as long as its Cache-Control allows, at most 24 hours. Per instance and in memory: a
 // document is public and cheap to fetch again, so instances need not share it.

@@ -1,4 +1,4 @@
-// Fetching a client metadata document (docs/oauth.md §10) under the rules that keep the server from
+// Fetching a client metadata document (docs/oauth.md §11) under the rules that keep the server from
 // being pointed at its own network, the same as for custom mail hosts (src/mail/net/host-policy.ts):
 // every address the host resolves to must be global unicast unless MAILBOX_MCP_ALLOW_PRIVATE_HOSTS,
 // plain http only to private or loopback addresses (and only with that setting), and the connection

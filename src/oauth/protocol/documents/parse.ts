@@ -1,4 +1,4 @@
-// What a fetched client metadata document must say to identify a client here (docs/oauth.md §10):
+// What a fetched client metadata document must say to identify a client here (docs/oauth.md §11):
 // a JSON object whose client_id is the URL it was fetched from, byte for byte; redirect URIs this
 // server will send a code to; and no shared secret, since a document has no way to agree on one —
 // such a client is public and PKCE is its proof, as for a public registered client.

@@ -1,4 +1,4 @@
-// Which client_id values name a Client ID Metadata Document (docs/oauth.md §10): an https URL with a
+// Which client_id values name a Client ID Metadata Document (docs/oauth.md §11): an https URL with a
 // path, written canonically, because the document must repeat it byte for byte and the setup page
 // names its host. Plain http only towards the operator's own network (checked when fetching, ./fetch.ts).
 import { OAuthProblem } from "../errors.ts";
