@@ -52,9 +52,9 @@ describe("sign-in with a client metadata document", () => {
       const page = await fetch(`${server.baseUrl}/oauth/authorize?${query}`);
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toContain(`described by <strong>${new URL(docs.origin).host}</strong>`);
-      expect(html).toContain("“&lt;b&gt;Doc&lt;/b&gt; App”");
-      expect(html).toContain("<strong>127.0.0.1:49769</strong>");
+      expect(html).toContain(`published by <strong class="host">${new URL(docs.origin).host}</strong>`);
+      expect(html).toContain('<q class="declared">&lt;b&gt;Doc&lt;/b&gt; App</q>');
+      expect(html).toContain('<strong class="host">127.0.0.1:49769</strong>');
 
       const connect = await fetch(`${server.baseUrl}/oauth/connect`, {
         method: "POST", redirect: "manual", body: new URLSearchParams(aliceFields(h, formIds(html))),
@@ -88,8 +88,8 @@ describe("sign-in with a client metadata document", () => {
     const res = await postForm(t.app, "/oauth/connect", aliceFields(h, formIds(await page.text()), { password: "wrong" }));
     expect(res.status).toBe(401);
     const html = await res.text();
-    expect(html).toContain(`described by <strong>${new URL(docs.origin).host}</strong>`);
-    expect(html).toContain("“Doc App”");
+    expect(html).toContain(`published by <strong class="host">${new URL(docs.origin).host}</strong>`);
+    expect(html).toContain('<q class="declared">Doc App</q>');
     expect(docs.hits("/again.json")).toBe(1);
   });
 
