@@ -59,7 +59,9 @@ import { searchEmails } from "./read/search-emails.ts";
 import { draftEmail } from "./write/draft-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
+import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
+import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
 
 export type { ToolContext } from "./context.ts";
@@ -76,6 +78,8 @@ export const TOOLS = toolRegistry([
   getAttachment,
   draftEmail,
   sendEmail,
+  updateDraft,
+  sendDraft,
   markAsRead,
   moveEmail,
 ]);
