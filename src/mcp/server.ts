@@ -12,6 +12,7 @@ import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
+import { SERVER_CAPABILITIES } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -71,7 +72,9 @@ interface CallInfo {
 }
 
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
+  });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>

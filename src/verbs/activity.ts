@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { ActivityDetails, ActivityRow } from "../store/activity.ts";
 import type { Store } from "../store/store.ts";
 import { SHORT_ID } from "./grants.ts";
+import { printable } from "./printable.ts";
 import { VerbError, type Out } from "./verb-args.ts";
 
 export interface ActivityOptions {
@@ -50,7 +51,8 @@ const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T"
 export function formatActivity(rows: ActivityRow[]): string {
   if (rows.length === 0) return "No activity recorded for that selection (rows are kept 90 days).\n";
   const tool = Math.max(...rows.map((r) => r.tool.length));
-  return rows.map((r) => `${when(r.at)}  ${r.grantId.slice(0, SHORT_ID)}  ${r.tool.padEnd(tool)}  ${r.outcome.padEnd(5)}  ${describeDetails(r.details)}\n`).join("");
+  // Details carry what an app sent (folder names, recipients, error lines): printable, never raw (./printable.ts).
+  return rows.map((r) => printable(`${when(r.at)}  ${r.grantId.slice(0, SHORT_ID)}  ${r.tool.padEnd(tool)}  ${r.outcome.padEnd(5)}  ${describeDetails(r.details)}`) + "\n").join("");
 }
 
 export async function activityVerb(store: Store, config: Config, opts: ActivityOptions, out: Out): Promise<void> {

@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    allowedMailboxes: null,
     version: "0.0.0-test",
     ...overrides,
   };
