@@ -53,6 +53,7 @@
 import { getAttachment } from "./read/get-attachment.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
+import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
@@ -75,6 +76,7 @@ export const TOOLS = toolRegistry([
   getRecentEmails,
   searchEmails,
   getEmail,
+  getThread,
   getAttachment,
   draftEmail,
   sendEmail,
