@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { openPostgres } from "../../src/store/db.ts";
 import { initialize, startCluster, tokenFor, type Cluster } from "../support/cluster.ts";
 import { runCli, type Instance } from "../support/instances.ts";
@@ -84,7 +85,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     const client = await connectV2(cl.mcpUrl, token, { pin: MODERN });
     open.push(client);
     expect(sessionIdV2(client)).toBeUndefined();
-    expect((await client.listTools()).tools).toHaveLength(10);
+    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     const recent = await callOkV2(client, "get_recent_emails", { folder, limit: 5 });
     expect(recent.emails.map((e: { subject: string }) => e.subject)).toEqual([subject]);
     // server/discover, tools/list, tools/call: one after the other, round robin, so three instances.

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { systemClock } from "../../src/clock.ts";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { silentLogger } from "../../src/log.ts";
 import { startService, type Service } from "../../src/service.ts";
 import { DB_FILE } from "../../src/store/data-dir.ts";
@@ -61,7 +62,7 @@ describe("a server restart between two calls of one session", () => {
     expect(after.mailboxes.map((m: { path: string }) => m.path)).toEqual(before.mailboxes.map((m: { path: string }) => m.path));
     expect(sessionIdOf(client)).toBe(id);
     // The rebuilt session answers like the first: tools/list, any supported protocol version, DELETE.
-    expect((await client.listTools()).tools).toHaveLength(10);
+    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     const raw = await fetch(mcpUrl(), {
       method: "POST",
       headers: {

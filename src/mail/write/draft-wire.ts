@@ -23,8 +23,9 @@ export const rfc5322Date = (d: Date) => d.toUTCString().replace("GMT", "+0000");
 export function draftToSend(raw: Buffer, from: string, now: Date): Deliverable {
   const { fields, body } = splitHeader(raw);
   const addresses = (name: string) => fields.filter((f) => f.name === name).flatMap((f) => fieldAddresses(f));
-  // Each address once (compared without case), as written.
-  const envelope = [...new Map([...addresses("to"), ...addresses("cc"), ...addresses("bcc")].map((a) => [a.toLowerCase(), a])).values()];
+  // Each address once (compared without case), as first written.
+  const seen = new Set<string>();
+  const envelope = [...addresses("to"), ...addresses("cc"), ...addresses("bcc")].filter((a) => !seen.has(a.toLowerCase()) && seen.add(a.toLowerCase()));
   if (!envelope.length) throw new MailError("invalid", "The draft has no recipient in To, Cc or Bcc: add one with update_draft, then send it.");
   if (envelope.length > MAX_RECIPIENTS) throw new MailError("invalid", `The draft has ${envelope.length} recipients; at most ${MAX_RECIPIENTS} are allowed per message.`);
   const idField = fields.find((f) => f.name === "message-id");

@@ -11,9 +11,10 @@ export interface Trimmed {
   trimmed: boolean;
 }
 
-// The attribution line mail clients write above a quote, in the languages most often seen; a long
-// one is wrapped over two lines by some clients ("On Tue, … Carol Example <carol@…>" / "wrote:").
-const ATTRIBUTION_END = /(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|napisał|написал\(а\)|написал|escreveu)\s*:\s*$/i;
+// The attribution line mail clients write above a quote ("On <date>, <name> wrote:"), in the
+// languages most often seen; a long one is wrapped over two lines by some clients
+// ("On Tue, … Carol Example" / "<carol@…> wrote:", "Am …, schrieb Carol" / "<carol@…>:").
+const ATTRIBUTION_VERB = /\b(wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|napisał|написал|escreveu)\b/i;
 const ATTRIBUTION_START = /^(on|am|le|el|il|op|den|dnia|em)\b/i;
 // Outlook and others put the history under a separator instead of quoting it.
 const SEPARATOR = /^\s*(-{2,}\s*(original message|ursprüngliche nachricht|message d'origine|mensaje original)\s*-{2,}|_{20,})\s*$/i;
@@ -29,16 +30,22 @@ export function trimQuoted(text: string): Trimmed {
   let i = end;
   while (i > 0 && (lines[i - 1]!.trim() === "" || lines[i - 1]!.startsWith(">"))) i--;
   if (lines.slice(i, end).some((l) => l.startsWith(">"))) {
-    end = i;
-    if (end > 0 && ATTRIBUTION_END.test(lines[end - 1]!)) {
-      end--;
-      if (end > 0 && !ATTRIBUTION_START.test(lines[end]!) && ATTRIBUTION_START.test(lines[end - 1]!)) end--;
-    }
+    end = i - attributionLines(lines, i);
   }
   if (!cut && end === lines.length) return { text, trimmed: false };
   const kept = lines.slice(0, end).join("\n").replace(/\s+$/, "");
   // A message that is nothing but a quote (a bare forward-like reply) is left whole.
   return kept ? { text: kept, trimmed: true } : { text, trimmed: false };
+}
+
+/** How many lines just above `at` are a quote's attribution: 0, 1, or 2 when it was wrapped. */
+function attributionLines(lines: string[], at: number): number {
+  const last = lines[at - 1];
+  if (last === undefined || !/:\s*$/.test(last)) return 0;
+  const before = lines[at - 2];
+  const wrapped = before !== undefined && ATTRIBUTION_START.test(before) && !ATTRIBUTION_START.test(last) && ATTRIBUTION_VERB.test(before + last);
+  if (wrapped) return 2;
+  return ATTRIBUTION_VERB.test(last) ? 1 : 0;
 }
 
 /** The first line of an Outlook-style history block (a separator, or three header lines in a row), else the end. */
