@@ -28,9 +28,16 @@ export interface DovecotServer {
   stop(): Promise<void>;
 }
 
+export type SpecialFolder = "Drafts" | "Sent" | "Trash" | "Archive" | "Junk";
+
 export interface DovecotOptions {
   /** Namespace hierarchy separator seen by IMAP clients (on disk it is always Maildir++ "."). */
   separator?: "/" | ".";
+  /**
+   * Another name for a special-use folder (RFC 6154), as providers have them: { Sent: "Sent Items" }
+   * makes the folder marked \Sent be called "Sent Items". The rest keep their attribute's name.
+   */
+  folderNames?: Partial<Record<SpecialFolder, string>>;
   timeoutMs?: number;
   /** Keep the temp dir after stop() (for debugging). Also: MAILBOX_TEST_KEEP_DIR=1. */
   keepDir?: boolean;
@@ -92,9 +99,9 @@ type Conf = Array<[string, string | number | Conf]>;
 const render = (c: Conf, ind = ""): string =>
   c.map(([k, v]) => (Array.isArray(v) ? `${ind}${k} {\n${render(v, ind + "  ")}${ind}}\n` : `${ind}${k} = ${v}\n`)).join("");
 
-function config(dir: string, port: number, listen: string, id: Identity, sep: string): string {
-  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"].map(
-    (m): [string, Conf] => [`mailbox ${m}`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
+function config(dir: string, port: number, listen: string, id: Identity, sep: string, names: DovecotOptions["folderNames"] = {}): string {
+  const special = (["Drafts", "Sent", "Trash", "Archive", "Junk"] as const).map(
+    (m): [string, Conf] => [`mailbox "${names[m] ?? m}"`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
   );
   return render([
     ...Object.entries({
@@ -198,7 +205,7 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
     const port = await freePort();
     // "localhost" may resolve to ::1 elsewhere: listen there too when the machine has it.
     const listen = (await probe(port, "::1")) ? "127.0.0.1, ::1" : "127.0.0.1";
-    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep));
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, opts.folderNames));
     const proc = spawnDovecot(dir);
     const keep = opts.keepDir ?? keepDirs();
     running.set(proc, { dir, keep });
