@@ -4,8 +4,8 @@
 // \All; never Trash or Junk unless that is the folder given. Every id learnt from a message found is
 // searched for in turn, so a reply that quotes only its parent is found too. On Gmail the server's
 // own thread id (X-GM-THRID) finds the whole conversation in All Mail with one SEARCH.
-import type { FetchMessageObject, FetchQueryObject, ImapFlow, ListResponse, SearchObject } from "imapflow";
-import { findSpecialUse, listFolders, resolveFolderName, type SpecialUse } from "../../imap/folders.ts";
+import type { FetchMessageObject, FetchQueryObject, ImapFlow, SearchObject } from "imapflow";
+import { resolveFolderName, specialUsePaths, type SpecialUse } from "../../imap/folders.ts";
 import { fetchByUid, fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { uidNotFound } from "../../imap/uids.ts";
 import { firstMessageId, parseMessageIds } from "../../mime/message-ids.ts";
@@ -31,9 +31,8 @@ const USES: SpecialUse[] = ["\\Sent", "\\Archive", "\\All"];
 
 /** The folders to search, in order of preference: the one given, INBOX, Sent, Archive, All Mail. */
 export async function threadFolders(client: ImapFlow, given: string): Promise<string[]> {
-  const folders = await listFolders(client);
-  const usable = (f: ListResponse | undefined) => (f && !f.flags.has("\\Noselect") && !f.flags.has("\\NonExistent") ? [f.path] : []);
-  const paths = [await resolveFolderName(client, given), "INBOX", ...USES.flatMap((use) => usable(findSpecialUse(folders, use)))];
+  const special = (await specialUsePaths(client, USES)).filter((p): p is string => p !== null);
+  const paths = [await resolveFolderName(client, given), "INBOX", ...special];
   return [...new Set(paths.map((p) => (p.toUpperCase() === "INBOX" ? "INBOX" : p)))];
 }
 
@@ -64,7 +63,7 @@ export async function gather(client: ImapFlow, folders: string[], uid: number): 
 /** Gmail's All Mail, when the server speaks X-GM-EXT-1 and has one. */
 async function gmailAllMail(client: ImapFlow, folders: string[]): Promise<string | null> {
   if (!client.capabilities.has("X-GM-EXT-1")) return null;
-  const all = findSpecialUse(await listFolders(client), "\\All")?.path;
+  const [all] = await specialUsePaths(client, ["\\All"]);
   return all && folders.includes(all) ? all : null;
 }
 
