@@ -8,7 +8,8 @@ import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { bodySegments, type Segment } from "../../mime/body.ts";
 import { parseMessage } from "../../mime/tree.ts";
 import { attachmentsOf, type AttachmentInfo } from "../attachment-list.ts";
-import { largeTextPart, readable, window } from "../message.ts";
+import { readable, window } from "../message.ts";
+import { textPartOf } from "../text-part.ts";
 import { INLINE_SOURCE, type Found } from "./gather.ts";
 import { trimQuoted } from "./quoted.ts";
 
@@ -23,6 +24,8 @@ export interface MessageBody {
 }
 
 const WHOLE_LIMIT = 1024 * 1024;
+/** The most of a large message's text part downloaded: far more than a thread shows of one message. */
+const TEXT_PART_BYTES = 256 * 1024;
 
 type Source = { whole: Buffer } | { segment: Segment; cut: boolean } | null;
 
@@ -46,7 +49,7 @@ async function fetchMissing(client: ImapFlow, shown: Found[]): Promise<Map<Found
       const byUid = new Map(got.map((m) => [m.uid, m.source]));
       for (const f of list) {
         const whole = byUid.get(f.msg.uid);
-        sources.set(f, whole ? { whole } : await largeTextPart(client, f.msg.uid, f.msg.bodyStructure));
+        sources.set(f, whole ? { whole } : await textPartOf(client, f.msg.uid, f.msg.bodyStructure, TEXT_PART_BYTES));
       }
     }, { readOnly: true, freshness: "none" });
   }
