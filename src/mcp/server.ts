@@ -4,6 +4,7 @@
 import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
+import { contentReaders } from "../mail/content/readers.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
@@ -109,6 +110,7 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: 
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
+    content: contentReaders(tokenId),
     submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.

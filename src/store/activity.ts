@@ -29,6 +29,12 @@ export interface ActivityDetails {
   new_uid?: number | null;
   /** mark_as_read: the state set. */
   read?: boolean;
+  /** flag_email: the state set. */
+  flagged?: boolean;
+  /** label_email: the labels (or keywords) added and removed. */
+  labels?: { add: string[]; remove: string[] };
+  /** rename_folder: the folder's new path (`folder` is the old one); create_folder / delete_folder name theirs in `folder`. */
+  new_path?: string;
   /** send_email: recipients the SMTP server refused. */
   rejected?: string[];
   /** move_email: new uids in the destination. */

@@ -37,7 +37,11 @@ export function describeDetails(d: ActivityDetails | null): string {
   if (d.destination !== undefined) parts.push(`${d.folder} -> ${d.destination}`);
   else if (d.folder) parts.push(`in ${d.folder}`);
   if (d.uids?.length) parts.push(`uids ${d.uids.join(", ")}`);
+  if (d.new_path !== undefined) parts.push(`renamed to ${d.new_path}`);
   if (d.read !== undefined) parts.push(d.read ? "marked read" : "marked unread");
+  if (d.flagged !== undefined) parts.push(d.flagged ? "flagged" : "unflagged");
+  if (d.labels?.add.length) parts.push(`labels added ${d.labels.add.join(", ")}`);
+  if (d.labels?.remove.length) parts.push(`labels removed ${d.labels.remove.join(", ")}`);
   if (d.moved?.length) parts.push(`new uids ${d.moved.map((m) => m.new_uid ?? "?").join(", ")}`);
   if (d.new_uid !== undefined) parts.push(`replaced by uid ${d.new_uid ?? "?"}`);
   if (d.message_id) parts.push(`Message-ID ${d.message_id}`);

@@ -3,11 +3,11 @@
 // calls (rebuilding it from the row); a 2026-07-28 client needs no session at all; a revocation made
 // on one instance ends the token's stream on another within 2 s (issue 13); kill -9 of one instance
 // fails only the calls in flight on it and the session goes on through the others.
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
-import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { openPostgres } from "../../src/store/db.ts";
 import { initialize, startCluster, tokenFor, type Cluster } from "../support/cluster.ts";
 import { runCli, type Instance } from "../support/instances.ts";

@@ -3,9 +3,9 @@
 // -32020 when they disagree or are missing), an unsupported revision refused (400 -32022 with
 // data.supported), GET and DELETE refused (405); the Bearer guard, Origin check, scope check, body
 // limit and security headers as for the 2025 era.
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
-import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";

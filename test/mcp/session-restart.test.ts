@@ -1,13 +1,13 @@
 // 2025-era sessions are rows in the store (src/store/mcp-sessions.ts): a server restart between two
 // calls of one session does not end it. The real service (src/service.ts) on a data dir, stopped and
 // started again on the same port and store, with the official SDK client keeping its Mcp-Session-Id.
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { systemClock } from "../../src/clock.ts";
-import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { silentLogger } from "../../src/log.ts";
 import { startService, type Service } from "../../src/service.ts";
 import { DB_FILE } from "../../src/store/data-dir.ts";

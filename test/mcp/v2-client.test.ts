@@ -1,19 +1,19 @@
 // The SDK's v2 client against the real server and the harness Dovecot + SMTP, in each negotiation
 // mode (test/support/mcp-client-v2.ts): legacy (2025-11-25, a session), pinned to 2026-07-28 and
 // auto (both serverless of sessions: server/discover, then one POST per request). Each mode lists the
-// tools, reads and writes mail, is refused a write tool without email:write (HTTP 403
+// ten tools, reads and writes mail, is refused a write tool without email:write (HTTP 403
 // insufficient_scope), and is refused everything once its token is revoked.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { InsufficientScopeError, SdkHttpError, type Client } from "@modelcontextprotocol/client";
 import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
-import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { callOkV2, connectV2, MODERN, MODES, sessionIdOf } from "../support/mcp-client-v2.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 let h: Harness;
 let srv: TestServer;

@@ -2,6 +2,7 @@
 // (to quote or forward it inline) its readable text, read as get_email reads a body. Small
 // messages are fetched whole; a larger one (big attachments) only its text part, so forwarding a
 // 20 MB message does not download it twice.
+import { contentReaders, type ContentReaders } from "../content/readers.ts";
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import type { ReplySource } from "../compose/message.ts";
 import type { QuotedSource } from "../compose/quote.ts";
@@ -35,7 +36,8 @@ export const QUOTE_MAX_CHARS = 100_000;
 const TEXT_PART_BYTES = 8 * QUOTE_MAX_CHARS;
 
 /** `argument` names the tool argument (reply_to_uid, forward_uid) in errors. */
-export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean): Promise<Original> {
+export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean,
+  content: ContentReaders = contentReaders("")): Promise<Original> {
   const f = await withMailbox(client, folder, async (box) => {
     const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to"] });
     if (!msg) throw new MailError("not_found", `${argument}: no message with uid ${uid} in "${box.path}". Use get_recent_emails or search_emails to find its uid.`);
@@ -46,7 +48,7 @@ export async function readOriginal(client: ImapFlow, folder: string, uid: number
   }, { readOnly: true, freshness: "verify" });
   const parsed = await parseMessage(f.whole ?? f.headers);
   const segments = f.whole ? bodySegments(parsed) : f.large ? [f.large.segment] : [];
-  const body = window((await readable(segments, QUOTE_MAX_CHARS)).text, QUOTE_MAX_CHARS);
+  const body = window((await readable(segments, QUOTE_MAX_CHARS, content)).text, QUOTE_MAX_CHARS);
   const s = f.summary;
   return {
     folder: s.folder, uid, from: s.from, to: s.to, cc: s.cc, date: s.date, subject: s.subject,

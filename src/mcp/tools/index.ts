@@ -57,11 +57,18 @@ import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
+import { archiveEmail } from "./write/archive-email.ts";
+import { createFolder } from "./write/create-folder.ts";
+import { deleteFolder } from "./write/delete-folder.ts";
 import { draftEmail } from "./write/draft-email.ts";
+import { flagEmail } from "./write/flag-email.ts";
+import { labelEmail } from "./write/label-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
+import { renameFolder } from "./write/rename-folder.ts";
 import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
+import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
 
@@ -83,5 +90,12 @@ export const TOOLS = toolRegistry([
   updateDraft,
   sendDraft,
   markAsRead,
+  flagEmail,
+  labelEmail,
   moveEmail,
+  trashEmail,
+  archiveEmail,
+  createFolder,
+  renameFolder,
+  deleteFolder,
 ]);

@@ -3,7 +3,7 @@
 // Messages up to 64 KB came whole with the search (./gather.ts); larger ones are read here, whole
 // up to 1 MB, else only their text part, so big attachments are never downloaded.
 import type { ImapFlow } from "imapflow";
-import type { HtmlConverter } from "../../content/html-text/converter.ts";
+import type { ContentReaders } from "../../content/readers.ts";
 import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { bodySegments, type Segment } from "../../mime/body.ts";
 import { parseMessage } from "../../mime/tree.ts";
@@ -30,10 +30,10 @@ const TEXT_PART_BYTES = 256 * 1024;
 type Source = { whole: Buffer } | { segment: Segment; cut: boolean } | null;
 
 /** The bodies of `shown`, in its order; `chars[i]` is the most characters message i may show. */
-export async function readBodies(client: ImapFlow, shown: Found[], chars: number[], includeQuoted: boolean, converter?: HtmlConverter): Promise<MessageBody[]> {
+export async function readBodies(client: ImapFlow, shown: Found[], chars: number[], includeQuoted: boolean, content: ContentReaders): Promise<MessageBody[]> {
   const sources = await fetchMissing(client, shown);
   const out: MessageBody[] = [];
-  for (const [i, f] of shown.entries()) out.push(await render(f, sources.get(f) ?? null, chars[i]!, includeQuoted, converter));
+  for (const [i, f] of shown.entries()) out.push(await render(f, sources.get(f) ?? null, chars[i]!, includeQuoted, content));
   return out;
 }
 
@@ -56,12 +56,12 @@ async function fetchMissing(client: ImapFlow, shown: Found[]): Promise<Map<Found
   return sources;
 }
 
-async function render(f: Found, source: Source, maxChars: number, includeQuoted: boolean, converter?: HtmlConverter): Promise<MessageBody> {
+async function render(f: Found, source: Source, maxChars: number, includeQuoted: boolean, content: ContentReaders): Promise<MessageBody> {
   const whole = source && "whole" in source ? source.whole : null;
   const parsed = await parseMessage(whole ?? f.msg.headers ?? Buffer.alloc(0));
   const segments = whole ? bodySegments(parsed) : source && "segment" in source ? [source.segment] : [];
   // Read past the window: trimming may remove most of what was read.
-  const full = (await readable(segments, Math.max(maxChars, 4000) * 4, converter)).text;
+  const full = (await readable(segments, Math.max(maxChars, 4000) * 4, content)).text;
   const trimmed = includeQuoted ? { text: full, trimmed: false } : trimQuoted(full);
   const body = maxChars > 0 ? window(trimmed.text, maxChars) : { text: "", truncated: trimmed.text.length > 0 };
   return {

@@ -1,7 +1,7 @@
 // get_thread: the conversation a message belongs to, oldest first, from every folder where it lives
 // (./gather.ts), each message once, bounded in messages and characters, saying what it left out.
 import type { ImapFlow } from "imapflow";
-import type { HtmlConverter } from "../../content/html-text/converter.ts";
+import { contentReaders, type ContentReaders } from "../../content/readers.ts";
 import { firstMessageId } from "../../mime/message-ids.ts";
 import { toSummary, type Summary } from "../summary.ts";
 import { readBodies, type MessageBody } from "./bodies.ts";
@@ -29,12 +29,13 @@ export interface Thread {
 /** All bodies together are at most this many characters (get_email's largest max_chars): newest first get theirs. */
 export const THREAD_MAX_CHARS = 200_000;
 
-export async function getThread(client: ImapFlow, q: ThreadQuery, converter?: HtmlConverter): Promise<Thread> {
+/** `content`: the HTML→text helpers, on the calling token's share (../../content/readers.ts). */
+export async function getThread(client: ImapFlow, q: ThreadQuery, content: ContentReaders = contentReaders("")): Promise<Thread> {
   const folders = await threadFolders(client, q.folder);
   const { seed, found } = await gather(client, folders, q.uid);
   const all = oldestFirst(onePerMessage(found));
   const shown = newest(all, q.maxMessages, seed);
-  const bodies = await readBodies(client, shown, budgets(shown.length, q.maxCharsPerMessage), q.includeQuoted, converter);
+  const bodies = await readBodies(client, shown, budgets(shown.length, q.maxCharsPerMessage), q.includeQuoted, content);
   return {
     subject: all[0] ? toSummary(all[0].msg, all[0].folder).subject : "",
     messages: shown.map((f, i) => ({ ...toSummary(f.msg, f.folder), ...bodies[i]! })),
