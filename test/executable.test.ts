@@ -119,6 +119,11 @@ describe("the single executable", () => {
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
 
+    // markdown-it is inside the executable: a Markdown draft's plain-text part is made from the same source.
+    const md = await client.callTool({ name: "draft_email", arguments: { to: "bob@example.test", subject: `${subject} md`, markdown: "**Hi**, see [the plan](https://plan.example/x)." } });
+    const mdDraft = await client.callTool({ name: "get_email", arguments: { folder: "\\Drafts", uid: (md.structuredContent as { uid: number }).uid } });
+    expect((mdDraft.structuredContent as { body_text: string }).body_text).toBe("Hi, see the plan <https://plan.example/x>.");
+
     // HTML is converted in a helper process, the executable itself started as one: body_note null
     // means the helper converted it (a helper that cannot start would fall back to stripping, with a note).
     const htmlSubject = `exe html ${Date.now()}`;
