@@ -11,7 +11,7 @@
 //   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
 //   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
-// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,conversation runs only those parts (A/B runs of one figure).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,conversation runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -32,6 +32,7 @@ import {
 import { latencyRows } from "./bench-latency.ts";
 import { cpuRows } from "./bench-cpu.ts";
 import { storeRows } from "./bench-store.ts";
+import { tidyRows } from "./bench-tidy.ts";
 import { conversationRows } from "./bench-conversation.ts";
 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
     if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
     if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
     if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
+    if (runs("tidy")) await tidyRows(h); // issue 21: search "*" over 10 folders, get_changes on 20,000
     if (runs("conversation")) await conversationRows(h); // issue 20: get_thread, a 5 MB forward
     await client.close();
     await imap.logout();

@@ -161,7 +161,7 @@ describe("search_emails", () => {
   test("no criterion: an error naming the criteria", async () => {
     const res = await call(client, "search_emails", { folder: FOLDER });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/from, to, subject, text, since, before, unread, flagged/);
+    expect(textOf(res)).toMatch(/from, to, cc, subject, text, since, before, unread, flagged, answered, has_attachment, larger_than, smaller_than/);
   });
 
   test("a bad date names the argument", async () => {

@@ -14,6 +14,13 @@ export interface ViewTracking {
   selects: number;
   /** Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH: another client changed the folder. */
   changes: number;
+  /**
+   * The highest HIGHESTMODSEQ response code (RFC 7162 §3.1.2.1, §3.2.10) seen since the folder was
+   * selected, in a SELECT's answer or a command's tagged OK; 0n when none.
+   */
+  highestModseq: bigint;
+  /** When set, the UIDs of VANISHED (EARLIER) responses (RFC 7162 §3.2.10) are collected here. */
+  earlier?: number[];
 }
 
 export interface ClientOptions {
@@ -40,6 +47,8 @@ async function load() {
   class TrackedImapFlow extends ImapFlow implements ViewTracking {
     selects = 0;
     changes = 0;
+    highestModseq = 0n;
+    earlier?: number[];
     readonly #client: ClientOptions;
 
     streamError?: Error & { code?: string };
@@ -48,6 +57,10 @@ async function load() {
       super(options);
       this.#client = client;
       this.on("error", (err: Error & { code?: string }) => { this.streamError ??= err; });
+      (this as unknown as { sectionHandlers: Record<string, (s: Array<{ value?: unknown }>) => void> }).sectionHandlers.HIGHESTMODSEQ = (section) => {
+        const value = section[0]?.value;
+        if (typeof value === "string" && /^\d{1,20}$/.test(value) && BigInt(value) > this.highestModseq) this.highestModseq = BigInt(value);
+      };
     }
 
     // imapflow's own start sends CAPABILITY, ID (twice on some servers), NAMESPACE, COMPRESS and
@@ -71,6 +84,7 @@ async function load() {
     // full one. A missing folder still fails the SELECT, and imapflow then LISTs to say so.
     override async mailboxOpen(...args: Parameters<ImapFlow["mailboxOpen"]>) {
       this.selects++;
+      this.highestModseq = 0n; // the SELECT's own answer says it anew
       const [path] = args;
       const key = typeof path === "string" && path.toUpperCase() === "INBOX" ? "INBOX" : path;
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
@@ -88,8 +102,18 @@ async function load() {
       return (ImapFlow.prototype as any).untaggedExpunge.apply(this, args);
     }
 
+    // With QRESYNC enabled the server reports expunges as VANISHED (RFC 7162 §3.2.10): without
+    // (EARLIER) it replaces EXPUNGE and lowers the message count, which imapflow 2.1.2 leaves as it
+    // was; (EARLIER) answers our own CHANGEDSINCE query and changes nothing.
     async untaggedVanished(...args: unknown[]) {
+      const [untagged] = args as [{ attributes?: Array<{ value?: unknown } | Array<{ value?: unknown }>> }];
+      const attrs = untagged?.attributes ?? [];
+      const earlier = Array.isArray(attrs[0]) && attrs[0].some((a) => String(a.value).toUpperCase() === "EARLIER");
+      const set = (attrs.at(-1) as { value?: unknown } | undefined)?.value;
+      const uids = typeof set === "string" ? expandSet(set) : [];
+      if (earlier) return void this.earlier?.push(...uids);
       this.changes++;
+      if (this.mailbox && uids.length) this.mailbox.exists = Math.max(0, this.mailbox.exists - uids.length);
       return (ImapFlow.prototype as any).untaggedVanished.apply(this, args);
     }
 
@@ -99,6 +123,16 @@ async function load() {
     }
   }
   return TrackedImapFlow;
+}
+
+/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
+function expandSet(set: string): number[] {
+  const out: number[] = [];
+  for (const part of set.split(",")) {
+    const [a = 0, b = a] = part.split(":").map(Number);
+    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
+  }
+  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
 }
 
 /**

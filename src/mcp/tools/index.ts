@@ -51,6 +51,7 @@
 //
 // Import from ./define.ts, ./context.ts and the like, never from this file: that would be an import cycle.
 import { getAttachment } from "./read/get-attachment.ts";
+import { getChanges } from "./read/get-changes.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
@@ -85,6 +86,7 @@ export const TOOLS = toolRegistry([
   getEmail,
   getThread,
   getAttachment,
+  getChanges,
   draftEmail,
   sendEmail,
   updateDraft,
