@@ -10,6 +10,7 @@ import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
+import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
@@ -26,6 +27,8 @@ export interface McpServerDeps {
   sendBudget: SendBudget;
   log: Logger;
   version: string;
+  /** OAuth mail providers configured here (list_providers). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 const INSTRUCTIONS = [
@@ -118,5 +121,6 @@ function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: 
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
+    signInProviders: deps.signInProviders ?? [],
   };
 }

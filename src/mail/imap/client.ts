@@ -30,6 +30,8 @@ export interface ClientOptions {
    * it and report such a failure on their first command instead.
    */
   probeAfterLogin: boolean;
+  /** With an access token: the SASL mechanism to use when the server offers both (imapflow would take OAUTHBEARER). */
+  sasl?: "xoauth2" | "oauthbearer";
 }
 
 type Internals = {
@@ -72,6 +74,7 @@ async function load() {
       await self.run("CAPABILITY");
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
+      chooseOAuthMechanism(this.capabilities, this.#client.sasl);
       await self.authenticate();
       await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
@@ -144,6 +147,17 @@ function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]):
   if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
   if (caps.has("LOGINDISABLED")) return;
   if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
+}
+
+/**
+ * imapflow picks OAUTHBEARER whenever the server offers it; a provider configured for XOAUTH2 (the
+ * one Microsoft and Google document) gets XOAUTH2. Only the pre-login capability list is touched:
+ * the CAPABILITY after login replaces it.
+ */
+function chooseOAuthMechanism(caps: Map<string, unknown>, sasl: ClientOptions["sasl"]): void {
+  if (!sasl || !caps.has("AUTH=OAUTHBEARER") || !(caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"))) return;
+  if (sasl === "xoauth2") caps.delete("AUTH=OAUTHBEARER");
+  else { caps.delete("AUTH=XOAUTH2"); caps.delete("AUTH=XOAUTH"); }
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {

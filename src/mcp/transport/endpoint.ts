@@ -13,6 +13,7 @@ import { initRecord, newLegacySession, restoreLegacySession, type LegacySession,
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
+import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -21,6 +22,8 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
+  /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -45,6 +48,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+      signInProviders: deps.signInProviders ?? [],
     };
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
