@@ -24,6 +24,7 @@ import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
+import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
@@ -42,7 +43,8 @@ startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
 const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, baseUrl: config.baseUrl });
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp });
+const providers = new OAuthProviders(config.oauth);
+const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

@@ -3,6 +3,7 @@
 // flow and the MCP tools against the harness Dovecot and SMTP server. It runs under a memory limit
 // (RLIMIT_DATA 2 GB, as in the review that found issue 19 item 1; its helpers lower their own), so
 // a PDF that could take the server's memory would fail or crash it here.
+import { TOOLS } from "../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -108,8 +109,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
-      "mark_as_read", "move_email", "search_emails", "send_email"]);
+    expect(names).toEqual(TOOLS.map((t) => t.name).sort());
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
     expect(sent.isError).toBeFalsy();
@@ -119,6 +119,11 @@ describe("the single executable", () => {
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
 
+    // markdown-it is inside the executable: a Markdown draft's plain-text part is made from the same source.
+    const mdSaved = await client.callTool({ name: "draft_email", arguments: { to: "bob@example.test", subject: `${subject} md`, markdown: "**Hi**, see [the plan](https://plan.example/x)." } });
+    const mdDraft = await client.callTool({ name: "get_email", arguments: { folder: "\\Drafts", uid: (mdSaved.structuredContent as { uid: number }).uid } });
+    expect((mdDraft.structuredContent as { body_text: string }).body_text).toBe("Hi, see the plan <https://plan.example/x>.");
+
     // HTML is converted in a helper process, the executable itself started as one: body_note null
     // means the helper converted it (a helper that cannot start would fall back to stripping, with a note).
     const htmlSubject = `exe html ${Date.now()}`;
@@ -127,6 +132,9 @@ describe("the single executable", () => {
     const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+    // Markdown (turndown) is bundled into the helper too.
+    const md = (await client.callTool({ name: "get_email", arguments: { uid, format: "markdown" } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(md).toMatchObject({ body_text: "# Welcome Home\n\na\n\nb", body_note: null });
 
     // PDF.js runs in the PDF helper process, which must be inside the executable too, with the
     // unpdf bundle it imports: the text comes back only if both were built in.

@@ -15,6 +15,7 @@ import { registerPrompts } from "./prompts/index.ts";
 import { registerMessageResource } from "./resources/message.ts";
 import { plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool } from "./tools/index.ts";
+import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
@@ -33,6 +34,8 @@ export interface McpServerDeps {
   version: string;
   /** {base_url}: the icons' origin and the server's website (./identity.ts). */
   baseUrl: string;
+  /** OAuth mail providers configured here (list_providers). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 const INSTRUCTIONS = [

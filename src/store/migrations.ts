@@ -9,7 +9,9 @@
 import type { Migration } from "./migrations/migration.ts";
 import { V1_TO_V4 } from "./migrations/v1-v4.ts";
 import { V5_TO_V8 } from "./migrations/v5-v8.ts";
+import { V9 } from "./migrations/v9.ts";
+import { V10 } from "./migrations/v10.ts";
 
 export type { Migration } from "./migrations/migration.ts";
 
-export const migrations: Migration[] = [...V1_TO_V4, ...V5_TO_V8];
+export const migrations: Migration[] = [...V1_TO_V4, ...V5_TO_V8, ...V9, V10];

@@ -6,12 +6,14 @@ import { openPostgres, openSqlite, sqliteDb, type Db } from "./db.ts";
 import { ActivityLog } from "./activity.ts";
 import { ClientStore } from "./clients.ts";
 import { GrantAdmin } from "./grant-admin.ts";
+import { GrantRenewals } from "./grant-renewal.ts";
 import { GrantStore } from "./grants.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
+import { UpstreamFlows } from "./upstream-flows.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 
 export interface Store {
@@ -28,6 +30,10 @@ export interface Store {
   activity: ActivityLog;
   /** 2025-era MCP session rows (mcp-sessions.ts). */
   sessions: SessionRows;
+  /** Sign-ins under way at OAuth mail providers (upstream-flows.ts). */
+  upstreamFlows: UpstreamFlows;
+  /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
+  renewals: GrantRenewals;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
   purgeExpired(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +93,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const grants = new GrantStore(db, masterKey, clock);
   const pending = new PendingStore(db, clock);
   const clients = new ClientStore(db, clock, clientIdleMs);
+  const upstreamFlows = new UpstreamFlows(db, masterKey, clock);
   return {
     db,
     grants,
@@ -97,7 +104,10 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     revocations: new Revocations(db),
     activity: new ActivityLog(db, masterKey, clock),
     sessions: new SessionRows(sessionDb),
+    upstreamFlows,
+    renewals: new GrantRenewals(db, masterKey, clock),
     async purgeExpired() {
+      await upstreamFlows.purgeExpired();
       await pending.purgeExpired();
       await grants.purgeExpired();
       await clients.purgeExpired();

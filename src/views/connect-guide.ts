@@ -19,6 +19,8 @@ export interface ConnectGuide {
   mailboxes: string | null;
   note: string;
   clients: GuideClient[];
+  /** The OAuth mail providers people can sign in at on the setup page (docs/oauth-providers.md), and where to read more. */
+  signIn: { providers: string[]; note: string };
 }
 
 export interface GuideSettings {
@@ -29,6 +31,8 @@ export interface GuideSettings {
   openRegistration: boolean;
   clientMetadataDocuments: boolean;
   extraRedirectUris: string[];
+  /** Labels of the OAuth mail providers configured (none: only app passwords). */
+  signInProviders?: string[];
   /** Given only to `mailbox-mcp client`: the operator may see the list, the public front door not. */
   allowedMailboxes?: AllowedMailboxes | null;
 }
@@ -53,7 +57,18 @@ export function connectGuide(s: GuideSettings): ConnectGuide {
       ...(s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret)),
       ...(s.clientMetadataDocuments ? [{ title: "Clients with a client metadata document", steps: [DOCUMENTS_NOTE] }] : []),
     ],
+    signIn: signInGuide(s),
   };
+}
+
+/** Which providers the setup page signs in at, and what to register at them (docs/oauth-providers.md §1, §2). */
+function signInGuide(s: GuideSettings): ConnectGuide["signIn"] {
+  const providers = s.signInProviders ?? [];
+  const note = providers.length
+    ? `Their app registrations must allow the redirect URI \`${s.baseUrl}/oauth/upstream/callback\`.`
+    : "None: people connect with app passwords only. Outlook.com and Microsoft 365 mailboxes need " +
+      "`MAILBOX_MCP_MICROSOFT_CLIENT_ID` (see docs/oauth-providers.md).";
+  return { providers, note };
 }
 
 function mailboxesText(list: AllowedMailboxes | null, openRegistration: boolean): string {
@@ -76,8 +91,9 @@ export function guideText(g: ConnectGuide): string {
     `  Metadata documents: ${g.clientMetadataDocuments ? "on: clients may sign in with the https URL of their metadata document" : "off"}`,
     ...(g.mailboxes === null ? [] : [`  Mailboxes allowed : ${plain(g.mailboxes)}`]),
     `  Client ID         : ${g.clientId}`,
-    `  Client secret     : ${plain(g.secret)}`, "",
-    plain(g.note), "",
+    `  Client secret     : ${plain(g.secret)}`,
+    `  Sign in at        : ${g.signIn.providers.length ? g.signIn.providers.join("; ") : "no provider (app passwords only)"}`, "",
+    plain(g.note), plain(g.signIn.note), "",
   ];
   const clients = g.clients.flatMap((c) => [`${plain(c.title)}:`, ...c.steps.map((s) => `  ${plain(s)}`), ""]);
   return [...head, ...clients].join("\n");

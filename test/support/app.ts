@@ -12,6 +12,8 @@ import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
+import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
+import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
@@ -33,6 +35,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
     clientMetadataDocuments: false,
     version: "0.0.0-test",
@@ -57,13 +60,16 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { db, grants, pending, activity } = store;
   const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock, documents));
   const events = new TokenEvents();
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
+  const providers = new OAuthProviders(config.oauth);
+  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
+  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials } });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, baseUrl: config.baseUrl });
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, signInProviders: providers.info(), baseUrl: config.baseUrl });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin, providers,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

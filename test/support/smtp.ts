@@ -26,6 +26,26 @@ export interface SentMessage {
   user: string;
 }
 
+export interface DataCommand {
+  to: string[];
+  bytes: number;
+  complete: boolean;
+}
+
+export interface RcptHold {
+  held(): boolean;
+  ended(): boolean;
+  release(): void;
+}
+
+interface Hold {
+  address: string;
+  gate: Promise<void>;
+  held: boolean;
+  session?: string;
+  ended: boolean;
+}
+
 /** One injected failure; `at` picks the SMTP stage (default "mail": the next MAIL FROM fails). */
 export interface SmtpFault { code: number; message: string; at?: "mail" | "rcpt" | "data" }
 
@@ -38,14 +58,15 @@ export interface SmtpServer {
   /** Consumed by the first stage it matches. */
   failNext?: SmtpFault;
   /**
-   * Holds the next RCPT TO's answer until released (`holdRcpt()`), so a test can act while a client
-   * waits before DATA. `held` is true while one waits.
+   * Holds the answer to RCPT TO `address` until released, so a test can act while a client waits just
+   * before DATA. `held()` is true while one waits; `ended()` once that SMTP connection has closed.
    */
-  holdRcpt(): { held: () => boolean; release: () => void };
-  /** DATA commands that reached the server (whether or not the message was then accepted). */
-  dataCommands: number;
-  /** SMTP connections that have ended. */
-  closedConnections: number;
+  holdRcpt(address: string): RcptHold;
+  /**
+   * Every DATA command that reached the server: its envelope recipients, how many bytes of message
+   * followed it, and whether the message ended (its final dot) — accepted or not.
+   */
+  dataCommands: DataCommand[];
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -53,12 +74,16 @@ export interface SmtpServer {
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
+/** Who an access token belongs to (the fake OAuth provider), for AUTH XOAUTH2. */
+export interface TokenOwners { userOf(token: string): string | null }
+
+export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Promise<SmtpServer> {
   refuseInUnitRun("The SMTP test server");
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
   let stopping: Promise<void> | undefined;
-  let rcptHold: { gate: Promise<void>; held: boolean } | undefined;
+  const holds = new Set<Hold>();
+  const everHeld: Hold[] = [];
 
   const state: SmtpServer = {
     host: "localhost",
@@ -66,20 +91,19 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
     messages: [],
     rejectRecipients: new Set(),
     failNext: undefined,
-    holdRcpt() {
+    holdRcpt(address) {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => { release = resolve; });
-      const hold = { gate, held: false };
-      rcptHold = hold;
-      return { held: () => hold.held, release: () => { if (rcptHold === hold) rcptHold = undefined; release(); } };
+      const hold: Hold = { address: address.toLowerCase(), gate, held: false, ended: false };
+      holds.add(hold);
+      return { held: () => hold.held, ended: () => hold.ended, release: () => { holds.delete(hold); release(); } };
     },
-    dataCommands: 0,
-    closedConnections: 0,
+    dataCommands: [],
     reset() {
       state.messages.length = 0;
       state.rejectRecipients.clear();
       state.failNext = undefined;
-      rcptHold = undefined;
+      state.dataCommands.length = 0;
     },
     stop: () => (stopping ??= new Promise<void>((resolve) => server.close(() => resolve()))),
   };
@@ -94,15 +118,23 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const onAuth = (auth: SMTPServerAuthentication, _s: SMTPServerSession, cb: (e: Error | null | undefined, r?: SMTPServerAuthenticationResponse) => void) => {
     const u = local(auth.username ?? "");
+    if (auth.method === "XOAUTH2") {
+      const owner = auth.accessToken ? oauth?.userOf(auth.accessToken) : null;
+      if (owner && owner === (auth.username ?? "").toLowerCase()) return cb(null, { user: owner });
+      return cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
+    }
     if (u && auth.password === u.pass) return cb(null, { user: u.email });
     cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, cb: (e?: Error | null) => void) => {
-    state.dataCommands++;
+    const command: DataCommand = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), bytes: 0, complete: false };
+    state.dataCommands.push(command);
     const chunks: Buffer[] = [];
-    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("data", (c: Buffer) => { chunks.push(c); command.bytes += c.length; });
+    stream.on("error", () => {}); // the client hung up before the final dot: nothing to deliver
     stream.on("end", async () => {
+      command.complete = true;
       const fault = takeFault("data");
       if (fault) return cb(fault);
       const raw = Buffer.concat(chunks);
@@ -121,16 +153,18 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const server = new SMTPServer({
     logger: false,
-    authMethods: ["PLAIN", "LOGIN"],
+    authMethods: ["PLAIN", "LOGIN", "XOAUTH2"],
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     disableReverseLookup: true, // a DNS lookup per connection only slows tests down
     closeTimeout: 1000,
     onAuth,
     onMailFrom: (_a, _s, cb) => cb(takeFault("mail")),
-    onRcptTo: async (addr, _s, cb) => {
-      const hold = rcptHold;
+    onRcptTo: async (addr, session, cb) => {
+      const hold = [...holds].find((h) => h.address === addr.address.toLowerCase());
       if (hold) {
+        hold.session = session.id;
+        everHeld.push(hold);
         hold.held = true;
         await hold.gate;
         hold.held = false;
@@ -139,7 +173,10 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
       cb(takeFault("rcpt"));
     },
     onData,
-    onClose: () => { state.closedConnections++; },
+    onClose: (session) => {
+      for (const h of everHeld) if (h.session === session.id) h.ended = true;
+      everHeld.splice(0, everHeld.length, ...everHeld.filter((h) => !h.ended));
+    },
   });
 
   // smtp-server re-emits socket errors (e.g. a client hanging up) on itself; unheard they would crash the run.

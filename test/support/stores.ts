@@ -127,6 +127,7 @@ const DUMPS = {
   revocations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM revocations`,
   activity: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM activity`,
   mcp_sessions: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_sessions`,
+  upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };
 
 /** The store's tables as it reports them (not the schema version's own). */

@@ -39,7 +39,7 @@ export async function assemble(deps: OutgoingDeps, p: Prepared, base?: DraftBase
   const { original, located } = await deps.withImap(async (client) => {
     const source = p.reply ?? p.forward;
     const withBody = !!(p.reply?.quote || (p.forward?.as === "inline" && p.forward.quote));
-    const original = source ? await readOriginal(client, source.folder, source.uid, p.reply ? "reply_to_uid" : "forward_uid", withBody) : null;
+    const original = source ? await readOriginal(client, source.folder, source.uid, p.reply ? "reply_to_uid" : "forward_uid", withBody, deps.content) : null;
     return { original, located: [...(await locateParts(client, p.attach)), ...forwarded(p, original)] };
   });
   const inMemory = decodedBytes(p.attachments) + decodedBytes(kept);

@@ -2,6 +2,7 @@
 // arguments and every check that needs no server, run before the first byte goes to IMAP or SMTP.
 import type { ImapFlow } from "imapflow";
 import type { MailAccount } from "../account.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import { decodeAttachments, type Attachment, type AttachmentArg } from "../compose/message.ts";
 import type { BodyParts } from "../compose/quote.ts";
 import { renderMarkdown } from "../compose/markdown.ts";
@@ -21,6 +22,8 @@ export interface OutgoingDeps {
    * the making (src/mcp/limits/send-budget.ts); returns the release. Absent: no budget (tests).
    */
   reserveAttachments?(bytes: number): () => void;
+  /** HTML→text for quoting an original, on the token's share (src/mail/content/readers.ts). Absent: the shared helpers (tests). */
+  content?: ContentReaders;
 }
 
 /** For APPEND and SMTP: a blind retry after a dropped connection could do it twice. */

@@ -42,7 +42,7 @@ async function read(deps: McpServerDeps, uri: URL, variables: Record<string, str
   const signal = ctx.mcpReq.signal;
   const tool = toolContext(deps, caller.auth, caller, signal);
   try {
-    const result = await deps.calls.run(caller.tokenId, signal, () => getEmail.handler({ folder, uid, max_chars: MAX_CHARS }, tool));
+    const result = await deps.calls.run(caller.tokenId, signal, () => getEmail.handler({ folder, uid, max_chars: MAX_CHARS, offset: 0, format: "text" }, tool));
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text }] };
   } catch (err) {

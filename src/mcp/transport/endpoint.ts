@@ -13,6 +13,7 @@ import { initRecord, newLegacySession, restoreLegacySession, type LegacySession,
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
+import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -23,6 +24,8 @@ export interface McpEndpointDeps {
   clientId: string;
   /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
   baseUrl: string;
+  /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -46,7 +49,8 @@ export class McpEndpoint {
     const { runtime, log } = deps;
     this.runtime = runtime;
     this.serverDeps = {
-      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version, baseUrl: deps.baseUrl,
+      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
     };
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
@@ -88,16 +92,25 @@ export class McpEndpoint {
     };
   }
 
-  /** Initialize: a new server + transport, recorded in the store once the transport accepted the request. */
+  /**
+   * Initialize: a new server + transport, recorded in the store once the transport accepted the
+   * request (the SDK awaits `initialized` before it answers). Refused with 503 when the server-wide
+   * cap leaves no fair room (./sessions.ts): every owner holds one session already.
+   */
   private async openSession(caller: McpCaller, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
     const init = initRecord(Array.isArray(body) ? body.find((m) => isInitialize(m)) : body);
+    let kept = true;
     const hooks: LegacySessionHooks = {
       ...this.hooks,
-      initialized: (id, session) => this.deps.runtime.sessions.add(id, caller.tokenId, init, session),
+      initialized: async (id, session) => { kept = await this.deps.runtime.sessions.add(id, caller.tokenId, init, session); },
     };
     const session: LegacySession = await newLegacySession(this.serverDeps, hooks);
     const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
-    if (!session.transport.sessionId) await session.close(); // rejected (e.g. 406): nothing to keep
-    return response;
+    if (session.transport.sessionId && kept) return response;
+    await session.close(); // rejected (e.g. 406), or no room: nothing to keep
+    if (kept) return response;
+    await response.body?.cancel();
+    return rpcError(503, -32000, `The server holds as many MCP sessions as it can (${this.deps.runtime.sessions.limits.maxSessions}), ` +
+      "one for each of as many mailboxes: try again later.", { "retry-after": "60" });
   }
 }
