@@ -42,7 +42,7 @@ const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), sy
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
+const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, baseUrl: config.baseUrl });
 const providers = new OAuthProviders(config.oauth);
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });

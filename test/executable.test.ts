@@ -80,6 +80,10 @@ describe("the single executable", () => {
     expect(await head.text()).toBe("");
     expect(await (await fetch(`${base}/oauth/meta`)).json()).toMatchObject({ issuer: base, token_endpoint_auth_methods_supported: ["client_secret_post"] });
     expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${base}/mcp` });
+    // The icons hosts show are served by the executable itself (drawn into code, nothing embedded as files).
+    const icon = await fetch(`${base}/icons/mailbox-64.png`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
     for (const res of [health, head, await fetch(`${base}/missing`), await fetch(`${base}/mcp`, { method: "POST" })]) {
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(k)).toBe(v);
       expect(res.headers.get("x-powered-by")).toBeNull();
@@ -119,6 +123,11 @@ describe("the single executable", () => {
     const msg = (sentFolder.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!;
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
+
+    // markdown-it is inside the executable: a Markdown draft's plain-text part is made from the same source.
+    const mdSaved = await client.callTool({ name: "draft_email", arguments: { to: "bob@example.test", subject: `${subject} md`, markdown: "**Hi**, see [the plan](https://plan.example/x)." } });
+    const mdDraft = await client.callTool({ name: "get_email", arguments: { folder: "\\Drafts", uid: (mdSaved.structuredContent as { uid: number }).uid } });
+    expect((mdDraft.structuredContent as { body_text: string }).body_text).toBe("Hi, see the plan <https://plan.example/x>.");
 
     // HTML is converted in a helper process, the executable itself started as one: body_note null
     // means the helper converted it (a helper that cannot start would fall back to stripping, with a note).

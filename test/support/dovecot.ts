@@ -6,6 +6,7 @@ import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { reportDovecotTrouble } from "./dovecot-log.ts";
 import { freePort, probe } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
@@ -28,9 +29,16 @@ export interface DovecotServer {
   stop(): Promise<void>;
 }
 
+export type SpecialFolder = "Drafts" | "Sent" | "Trash" | "Archive" | "Junk";
+
 export interface DovecotOptions {
   /** Namespace hierarchy separator seen by IMAP clients (on disk it is always Maildir++ "."). */
   separator?: "/" | ".";
+  /**
+   * Another name for a special-use folder (RFC 6154), as providers have them: { Sent: "Sent Items" }
+   * makes the folder marked \Sent be called "Sent Items". The rest keep their attribute's name.
+   */
+  folderNames?: Partial<Record<SpecialFolder, string>>;
   timeoutMs?: number;
   /** Keep the temp dir after stop() (for debugging). Also: MAILBOX_TEST_KEEP_DIR=1. */
   keepDir?: boolean;
@@ -108,11 +116,12 @@ function oauth2Passdb(dir: string, introspectionUrl: string | undefined): Conf {
   return [["passdb", [["driver", "oauth2"], ["mechanisms", "xoauth2 oauthbearer"], ["args", `${dir}/oauth2.conf.ext`]]]];
 }
 
-function config(dir: string, port: number, listen: string, id: Identity, sep: string, introspectionUrl?: string): string {
-  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"].map(
-    (m): [string, Conf] => [`mailbox ${m}`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
+function config(dir: string, port: number, listen: string, id: Identity, sep: string, opts: DovecotOptions): string {
+  const names = opts.folderNames ?? {};
+  const special = (["Drafts", "Sent", "Trash", "Archive", "Junk"] as const).map(
+    (m): [string, Conf] => [`mailbox "${names[m] ?? m}"`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
   );
-  const oauth = oauth2Passdb(dir, introspectionUrl);
+  const oauth = oauth2Passdb(dir, opts.oauth2IntrospectionUrl);
   return render([
     ...Object.entries({
       protocols: "imap", listen, base_dir: `${dir}/run`, state_dir: `${dir}/state`, log_path: `${dir}/dovecot.log`,
@@ -216,7 +225,7 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
     const port = await freePort();
     // "localhost" may resolve to ::1 elsewhere: listen there too when the machine has it.
     const listen = (await probe(port, "::1")) ? "127.0.0.1, ::1" : "127.0.0.1";
-    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, opts.oauth2IntrospectionUrl));
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, opts));
     const proc = spawnDovecot(dir);
     const keep = opts.keepDir ?? keepDirs();
     running.set(proc, { dir, keep });
@@ -253,6 +262,7 @@ function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identit
       (stopping ??= (async () => {
         running.delete(proc);
         await stopProcess(proc);
+        reportDovecotTrouble(dir, port);
         if (!keep) rmSync(dir, { recursive: true, force: true });
       })()),
   };

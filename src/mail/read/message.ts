@@ -137,7 +137,7 @@ function headerBlock(source: Buffer): Buffer {
 const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
 
 /** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
-function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
+export function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
   const nodes: MessageStructureObject[] = [];
   const walk = (n: MessageStructureObject) => {
     if (n.childNodes?.length) n.childNodes.forEach(walk);
@@ -163,7 +163,7 @@ export function renumber(n: MessageStructureObject, prefix: string, messageRoot:
 }
 
 /** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
-export async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
+async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
   const node = textNode(root);
   if (!node) return null;
   const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });

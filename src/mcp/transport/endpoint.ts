@@ -22,6 +22,8 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
+  /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
+  baseUrl: string;
   /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
   signInProviders?: readonly OAuthProviderInfo[];
 }
@@ -48,7 +50,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
-      signInProviders: deps.signInProviders ?? [],
+      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
     };
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
