@@ -18,6 +18,7 @@
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
 // client: `m.call(tool, args)`), and the same work done directly on the ImapFlow client.
+import { testReaders } from "../test/support/content.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ImapFlow } from "imapflow";
 import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap/connect.ts";
@@ -66,7 +67,7 @@ const ROWS: Row[] = [
   {
     name: "get_email",
     mcp: (m) => m.call("get_email", { folder: MIX, uid: 500 }),
-    direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }),
+    direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }, testReaders()),
   },
 ];
 

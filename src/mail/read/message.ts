@@ -5,7 +5,7 @@ import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
-import { contentReaders, type ContentReaders } from "../content/readers.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
@@ -56,7 +56,7 @@ interface Fetched {
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
-export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders = contentReaders("")): Promise<FullEmail> {
+export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
   const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
@@ -109,7 +109,7 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
  * read at different offsets fit together exactly.
  */
 export async function readable(
-  segments: Segment[], need: number, readers: ContentReaders = contentReaders(""), format: HtmlFormat = "text",
+  segments: Segment[], need: number, readers: ContentReaders, format: HtmlFormat = "text",
 ): Promise<{ text: string; notes: string[] }> {
   const parts: string[] = [];
   const notes: string[] = [];

@@ -39,8 +39,3 @@ export class HtmlConverter {
     this.pool.close();
   }
 }
-
-let shared: HtmlConverter | undefined;
-export function sharedConverter(): HtmlConverter {
-  return (shared ??= new HtmlConverter());
-}

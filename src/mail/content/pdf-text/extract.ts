@@ -19,6 +19,8 @@ export type PdfExtractorOptions = Omit<HelperPoolOptions, "role">;
  * Memory: a helper with PDF.js loaded is ~55 MB resident and ~60-150 MB after ordinary PDFs; it is
  * stopped at 320 MB, so with the server's own copy of the bytes one PDF grows the service by well
  * under 500 MB. One left above 200 MB by its job is replaced, so the memory goes back to the system.
+ * Two helpers: a second token always finds one free while a first keeps one busy (the OS shares the
+ * cores between them); an idle one stops after a minute.
  */
 export const PDF_LIMITS: PdfExtractorOptions = {
   processes: 2, budgetMs: 10_000, maxWaitMs: 30_000, idleMs: 60_000, memory: { memoryMb: 320 }, recycleMb: 200,
@@ -43,11 +45,4 @@ export class PdfExtractor {
   close(): void {
     this.pool.close();
   }
-}
-
-// Two helpers: a second token always finds one free while a first keeps one busy (the OS shares the
-// cores between them). A helper with PDF.js loaded is ~55 MB resident; an idle one stops after a minute.
-let shared: PdfExtractor | undefined;
-export function sharedPdfExtractor(): PdfExtractor {
-  return (shared ??= new PdfExtractor());
 }
