@@ -10,7 +10,7 @@ import type { Logger } from "../../log.ts";
 import type { Revocation } from "../../store/revocations.ts";
 import type { TokenEvents } from "./token-events.ts";
 
-/** With the SSE stream's close and the IMAP logout, revocation takes effect within 2 s (issue 14). */
+/** With the SSE stream's close and the IMAP logout, revocation takes effect within 2 s (docs/owner.md §2). */
 export const REVOCATION_POLL_MS = 1000;
 /** With notifications, polling is only a backstop (a notification lost with its connection is caught on re-subscribe anyway). */
 export const REVOCATION_BACKSTOP_MS = 30_000;
