@@ -54,6 +54,11 @@ class RevocationReader {
     return this.running;
   }
 
+  /** Resolves once no read is under way (its failure is the poll's to log, not the caller's). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
+  }
+
   private async drain(): Promise<void> {
     do {
       this.again = false;
@@ -100,6 +105,8 @@ export async function startRevocationPoller(
       stopped = true;
       clearTimeout(timer);
       await subscription?.unlisten().catch(() => {});
+      // A read under way ends before stop() does: the service closes the store it reads next.
+      await reader.idle();
     },
   };
 }
