@@ -12,6 +12,10 @@ import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
+import { SendConfirmations } from "./send-confirmations.ts";
+import { SendLedger } from "./send-ledger.ts";
+import { SendRecipients } from "./send-recipients.ts";
+import { SessionAnswers } from "./session-answers.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 
 export interface Store {
@@ -28,6 +32,14 @@ export interface Store {
   activity: ActivityLog;
   /** 2025-era MCP session rows (mcp-sessions.ts). */
   sessions: SessionRows;
+  /** Answers relayed between instances on 2025-era sessions (session-answers.ts). */
+  sessionAnswers: SessionAnswers;
+  /** At-most-once delivery: the first outcome of each message for 10 minutes (send-ledger.ts). */
+  sendLedger: SendLedger;
+  /** Whom each grant has delivered mail to, as keyed hashes (send-recipients.ts). */
+  sendRecipients: SendRecipients;
+  /** Single-use nonces of confirmation requests (send-confirmations.ts). */
+  sendConfirmations: SendConfirmations;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
   purgeExpired(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +99,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const grants = new GrantStore(db, masterKey, clock);
   const pending = new PendingStore(db, clock);
   const clients = new ClientStore(db, clock, clientIdleMs);
+  const sendLedger = new SendLedger(db, masterKey, clock);
+  const sendConfirmations = new SendConfirmations(db, clock);
+  const sessionAnswers = new SessionAnswers(db, clock);
   return {
     db,
     grants,
@@ -97,10 +112,17 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     revocations: new Revocations(db),
     activity: new ActivityLog(db, masterKey, clock),
     sessions: new SessionRows(sessionDb),
+    sessionAnswers,
+    sendLedger,
+    sendRecipients: new SendRecipients(db, masterKey, clock),
+    sendConfirmations,
     async purgeExpired() {
       await pending.purgeExpired();
       await grants.purgeExpired();
       await clients.purgeExpired();
+      await sendLedger.purge();
+      await sendConfirmations.purge();
+      await sessionAnswers.purge();
     },
     async close() {
       if (sessionDb !== db) await sessionDb.close();

@@ -5,7 +5,7 @@ import { formatGrants, pickGrants } from "../../src/verbs/grants.ts";
 import { VerbError } from "../../src/verbs/verb-args.ts";
 
 const g = (id: string, email: string | null): GrantSummary => ({
-  id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", createdAt: 0, lastUsedAt: null, expiresAt: 1,
+  id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", sendPolicy: "never", createdAt: 0, lastUsedAt: null, expiresAt: 1,
   label: email ? { email, host: "imap.example.test" } : null,
 });
 const grants = [g("3f9a1c2e", "Alice@Example.test"), g("3f9a1d00", "bob@example.test"), g("77aa", null)];

@@ -1,0 +1,93 @@
+// At-most-once delivery (docs/design.md §3 "Send policy"): one row per grant and message digest for
+// ten minutes. The first request to claim a digest sends; a retry of the same message (after a
+// broken stream, a timeout, an instance dying mid-call) finds the row and gets the first outcome
+// instead of a second copy. The claim is one INSERT … ON CONFLICT DO NOTHING, so two instances
+// racing on one store let exactly one through. The digest is a keyed HMAC of what the message says
+// (src/mcp/send-gate/digest.ts); the outcome (recipients, Message-ID) is sealed like activity details.
+import type { Clock } from "../clock.ts";
+import { DecryptError, openRecord, sealRecord } from "./crypto.ts";
+import type { Db } from "./db.ts";
+import { bytes, int } from "./values.ts";
+
+/** How long a message counts as "the same request" (the issue's retry window). */
+export const LEDGER_WINDOW_MS = 10 * 60_000;
+
+/** `sending`: claimed, the outcome not known yet. `done`: the outcome is stored. */
+export type LedgerState = "sending" | "done";
+
+export interface LedgerEntry<T> {
+  state: LedgerState;
+  createdAt: number;
+  /** Last change: when the claim was taken or the outcome stored. */
+  updatedAt: number;
+  /** Null while sending, or when this master key cannot open it. */
+  outcome: T | null;
+}
+
+export type Claim<T> = { claimed: true } | { claimed: false; entry: LedgerEntry<T> };
+
+export class SendLedger {
+  constructor(
+    private readonly db: Db,
+    private readonly masterKey: Uint8Array,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The digest's entry within the window, or null. */
+  async find<T>(grantId: string, digest: string): Promise<LedgerEntry<T> | null> {
+    const [row] = await this.db.q<Record<string, unknown>>`
+      SELECT state, created_at, updated_at, sealed_outcome FROM send_ledger
+       WHERE grant_id = ${grantId} AND digest = ${digest} AND created_at > ${this.clock() - LEDGER_WINDOW_MS}`;
+    return row ? this.entry<T>(grantId, digest, row) : null;
+  }
+
+  /**
+   * Takes the digest for this request, or returns who holds it. A row older than the window is
+   * replaced: the same message sent again later is a new message.
+   */
+  async claim<T>(grantId: string, digest: string): Promise<Claim<T>> {
+    const now = this.clock();
+    const inserted = await this.db.tx(async (tx) => {
+      await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND created_at <= ${now - LEDGER_WINDOW_MS}`;
+      const rows = await tx`INSERT INTO send_ledger (grant_id, digest, state, created_at, updated_at, sealed_outcome)
+        VALUES (${grantId}, ${digest}, 'sending', ${now}, ${now}, NULL) ON CONFLICT (grant_id, digest) DO NOTHING RETURNING digest`;
+      return rows.length === 1;
+    });
+    if (inserted) return { claimed: true };
+    const entry = await this.find<T>(grantId, digest);
+    // Gone between the two statements (purged, released): claim again.
+    return entry ? { claimed: false, entry } : this.claim<T>(grantId, digest);
+  }
+
+  /** Stores the outcome of a claimed digest: what every retry within the window gets. */
+  async finish<T>(grantId: string, digest: string, outcome: T): Promise<void> {
+    const sealed = await sealRecord(this.masterKey, outcome, aad(grantId, digest));
+    await this.db.q`UPDATE send_ledger SET state = 'done', updated_at = ${this.clock()}, sealed_outcome = ${sealed}
+                     WHERE grant_id = ${grantId} AND digest = ${digest}`;
+  }
+
+  /** Gives a claim back: nothing left (the send failed before the server took it), so a retry may try again. */
+  async release(grantId: string, digest: string): Promise<void> {
+    await this.db.q`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'sending'`;
+  }
+
+  /** Deletes rows that left the window (the purge, src/oauth/limits/purge.ts). */
+  async purge(): Promise<void> {
+    await this.db.q`DELETE FROM send_ledger WHERE created_at <= ${this.clock() - LEDGER_WINDOW_MS}`;
+  }
+
+  private async entry<T>(grantId: string, digest: string, row: Record<string, unknown>): Promise<LedgerEntry<T>> {
+    const sealed = row.sealed_outcome == null ? null : bytes(row.sealed_outcome);
+    let outcome: T | null = null;
+    if (sealed) {
+      try {
+        outcome = await openRecord<T>(this.masterKey, sealed, aad(grantId, digest));
+      } catch (err) {
+        if (!(err instanceof DecryptError)) throw err;
+      }
+    }
+    return { state: row.state as LedgerState, createdAt: int(row.created_at), updatedAt: int(row.updated_at), outcome };
+  }
+}
+
+const aad = (grantId: string, digest: string) => `send:${grantId}:${digest}`;
