@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    sendLimits: { perHour: 30, perDay: 200 },
     version: "0.0.0-test",
     ...overrides,
   };
