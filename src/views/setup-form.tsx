@@ -148,7 +148,7 @@ function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProp
       <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
         and stored encrypted; revoking the app's access deletes it.</p>
       <CustomServer v={v} />
-      <AccessChoice widest={widestAccess} chosen={v.access} />
+      <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <button id="connect" type="submit">Connect mailbox</button>
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>

@@ -43,6 +43,14 @@ describe("formatGrants", () => {
     expect(text).toContain("77aa0000  (mailbox not recorded: connected before this version)");
   });
 
+  test("shows the send policy in words; a read-only grant never sends", () => {
+    const config = { clientId: "c" } as never;
+    const rw = (policy: GrantSummary["sendPolicy"]) => ({ ...g("5e5e", "carol@example.test"), scope: "email:read email:write", sendPolicy: policy });
+    expect(formatGrants([rw("new_recipients")], config)).toContain("  sending    new_recipients (ask before writing to a new recipient)\n");
+    expect(formatGrants([rw("direct")], config)).toContain("  sending    direct (send without asking)\n");
+    expect(formatGrants([{ ...g("3f9a1c2e", "a@x.test"), sendPolicy: "direct" }], config)).toContain("  sending    never (read only)\n");
+  });
+
   test("a registered client by its self-declared name and id", () => {
     const reg = { ...g("5e5e", "carol@example.test"), clientId: "dyn-abc", clientName: "Claude Code", redirectUri: "http://localhost:33418/callback" };
     expect(formatGrants([reg], { clientId: "c" } as never)).toContain('client     "Claude Code" (self-declared name), dyn-abc, signed in through localhost:33418');

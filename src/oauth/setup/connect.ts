@@ -10,6 +10,7 @@ import type { GrantStore } from "../../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { chooseSendPolicy } from "./send-choice.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
@@ -127,6 +128,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const access = chooseAccess(fields.access, pending.scope);
   if (!access.ok) return form(pending, 400, access.message);
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return form(pending, 400, send.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
@@ -149,7 +152,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const clientId = pending.clientId ?? deps.config.clientId;
   const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
-  const info = { clientId, scope: scopeFor(access.access), label: { email: account.email, host: account.imap.host } };
+  const info = { clientId, scope: scopeFor(access.access), sendPolicy: send.policy, label: { email: account.email, host: account.imap.host } };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
