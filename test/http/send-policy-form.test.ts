@@ -35,7 +35,7 @@ describe("the send policy on the setup form", () => {
     expect(policy).toBe("new_recipients");
   });
 
-  for (const chosen of ["always", "never", "direct", "new_recipients"]) {
+  for (const chosen of ["always", "never", "direct", "new_recipients"] as const) {
     test(`send=${chosen} is the grant's policy`, async () => {
       expect((await flow(testApp(), {}, { send: chosen })).policy).toBe(chosen);
     });
