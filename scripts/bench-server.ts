@@ -23,6 +23,7 @@ import { openStore } from "../src/store/store.ts";
 import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
+import { buildSending } from "../src/mcp/send-gate/sending.ts";
 import { issueTestToken } from "../test/support/token.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
@@ -41,7 +42,8 @@ const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), sy
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
+const sending = buildSending(store, config.secretKey, config.sendLimits, systemClock);
+const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending });
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];

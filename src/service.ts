@@ -9,6 +9,8 @@ import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { McpEndpoint } from "./mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
+import { buildSending } from "./mcp/send-gate/sending.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
@@ -48,7 +50,8 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
-  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
   const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
   let server;
@@ -62,7 +65,10 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   }
 
   // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
-  const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
+  const stopPurge = await startPurgeSchedule(async () => {
+    await purgeExpired(store);
+    await sweepSendCaps(store.limits);
+  }, log);
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,

@@ -1,12 +1,14 @@
 // An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
 // per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
 // request came with (ctx.http.authInfo); a tool of kind "write" runs inside the write pipeline.
-import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { McpServer, type AuthInfo, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
+import { registerReviewCard, servesApps } from "./send-gate/confirm/review-card.ts";
+import { sendingApi, type Sending } from "./send-gate/sending.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
@@ -22,6 +24,8 @@ export interface McpServerDeps {
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/limits/send-budget.ts). */
   sendBudget: SendBudget;
+  /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
+  sending: Sending;
   log: Logger;
   version: string;
 }
@@ -62,55 +66,76 @@ const REGISTRATIONS = TOOLS.map((tool) => ({
     inputSchema: toolSchema(tool.config.inputSchema),
     outputSchema: toolSchema(tool.config.outputSchema),
     annotations: { title: tool.config.title, ...tool.config.annotations },
+    ...(tool.config._meta ? { _meta: tool.config._meta } : {}),
   },
 }));
 
-interface CallInfo {
-  authInfo?: AuthInfo;
-  signal: AbortSignal;
-}
-
 export function createMcpServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, { instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS });
+  const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
+    instructions: INSTRUCTIONS,
+    cacheHints: CACHE_HINTS,
+    // A 2026-07-28 round's requestState is checked (signature, expiry, token) before a tool sees it (docs/design.md §3).
+    requestState: { verify: deps.sending.codecs.state.verify },
+  });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
-    server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
-      runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
+    const registered = server.registerTool(tool.name, config, ((args: unknown, ctx: ServerContext) =>
+      runTool(deps, server, tool, args, ctx)) as never);
+    if (tool.audience === "app") {
+      // Listed and callable only while the client (this session's, this request's) renders MCP Apps:
+      // the SDK reads `enabled` at every tools/list and tools/call.
+      Object.defineProperty(registered, "enabled", { get: () => servesApps(server), set: () => {} });
+    }
   }
+  registerReviewCard(server);
   plainToolErrors(server);
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: AnyTool, args: unknown, extra: CallInfo): Promise<CallToolResult> {
-  const auth = extra.authInfo;
+async function runTool(deps: McpServerDeps, server: McpServer, tool: AnyTool, args: unknown, call: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+  const auth = call.http?.authInfo;
+  const signal = call.mcpReq.signal;
   const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
   if (!auth || !tokenId || !grantId) return toolError("This request carries no access token. Reconnect the mailbox.");
-  const ctx = toolContext(deps, auth, { tokenId, grantId }, extra.signal);
+  const ctx = toolContext(deps, server, auth, { tokenId, grantId }, call);
   try {
     // The SDK has checked args against the tool's inputSchema.
-    return await deps.calls.run(tokenId, extra.signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
+    return await deps.calls.run(tokenId, signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
   } catch (err) {
     // Cancelled (by the client, or its session closed) while waiting or running: the SDK sends no
     // answer to a cancelled request, and the abort is not a failure worth logging.
-    if (extra.signal.aborted) return toolError("The call was cancelled.");
+    if (signal.aborted) return toolError("The call was cancelled.");
     return errorResult(err, tool.name, deps.log);
   }
 }
 
-function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal): ToolContext {
+function toolContext(deps: McpServerDeps, server: McpServer, auth: AuthInfo, { tokenId, grantId }: TokenExtra, call: ServerContext): ToolContext {
   const { account } = deps.mail.credentials.for(tokenId, auth.token);
+  const signal = call.mcpReq.signal;
+  const submit: ToolContext["submit"] = (sender, message) => deps.mail.smtp.send(tokenId, sender, message);
+  const withImap: ToolContext["withImap"] = (fn, options) =>
+    deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options);
   return {
     tokenId,
     grantId,
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
-    withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
+    withImap,
     account,
-    submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
+    submit,
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
     recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
+    sending: sendingApi(deps.sending, {
+      grantId, server: call, log: deps.log, signal,
+      // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
+      capabilities: server.server.getClientCapabilities(),
+      outgoing: async () => {
+        const sender = await account();
+        return { account: sender, withImap, submit: (message) => submit(sender, message) };
+      },
+    }),
     log: deps.log,
     signal,
   };

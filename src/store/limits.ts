@@ -47,6 +47,12 @@ export class LimitStore {
     });
   }
 
+  /** How long (ms) until `reserve` would admit an event under every key; 0 when it would now. Takes nothing. */
+  async wait(bucket: string, keys: string[], w: Window): Promise<number> {
+    const hashed = [...new Set(keys.map((k) => this.keyOf(bucket, k)))];
+    return this.db.tx((tx) => this.waitFor(tx, bucket, hashed, w, this.clock()));
+  }
+
   /** The longest wait any key imposes: its max-th newest event's time plus the window, minus now. */
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
     const rows = await tx<{ key: string; at: unknown }[]>`

@@ -5,6 +5,7 @@
 // racing on one store let exactly one through. The digest is a keyed HMAC of what the message says
 // (src/mcp/send-gate/digest.ts); the outcome (recipients, Message-ID) is sealed like activity details.
 import type { Clock } from "../clock.ts";
+import { createHmac } from "node:crypto";
 import { DecryptError, openRecord, sealRecord } from "./crypto.ts";
 import type { Db } from "./db.ts";
 import { bytes, int } from "./values.ts";
@@ -20,7 +21,7 @@ export interface LedgerEntry<T> {
   createdAt: number;
   /** Last change: when the claim was taken or the outcome stored. */
   updatedAt: number;
-  /** Null while sending, or when this master key cannot open it. */
+  /** While sending, what was known at the claim (if anything); null when this master key cannot open it. */
   outcome: T | null;
 }
 
@@ -32,6 +33,14 @@ export class SendLedger {
     private readonly masterKey: Uint8Array,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The digest of what a message says (any JSON value; object keys in any order give the same
+   * digest): HMAC-SHA256 under the master key, so the table cannot be checked against a guess.
+   */
+  digest(content: unknown): string {
+    return createHmac("sha256", this.masterKey).update(`mailbox-mcp send v1\0${canonicalJson(content)}`, "utf8").digest("hex");
+  }
 
   /** The digest's entry within the window, or null. */
   async find<T>(grantId: string, digest: string): Promise<LedgerEntry<T> | null> {
@@ -45,18 +54,32 @@ export class SendLedger {
    * Takes the digest for this request, or returns who holds it. A row older than the window is
    * replaced: the same message sent again later is a new message.
    */
-  async claim<T>(grantId: string, digest: string): Promise<Claim<T>> {
+  async claim<T>(grantId: string, digest: string, pending: T | null = null): Promise<Claim<T>> {
     const now = this.clock();
+    // What is known before the outcome (the Message-ID), for a retry that finds the send under way.
+    const sealed = pending === null ? null : await sealRecord(this.masterKey, pending, aad(grantId, digest));
     const inserted = await this.db.tx(async (tx) => {
       await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND created_at <= ${now - LEDGER_WINDOW_MS}`;
       const rows = await tx`INSERT INTO send_ledger (grant_id, digest, state, created_at, updated_at, sealed_outcome)
-        VALUES (${grantId}, ${digest}, 'sending', ${now}, ${now}, NULL) ON CONFLICT (grant_id, digest) DO NOTHING RETURNING digest`;
+        VALUES (${grantId}, ${digest}, 'sending', ${now}, ${now}, ${sealed}) ON CONFLICT (grant_id, digest) DO NOTHING RETURNING digest`;
       return rows.length === 1;
     });
     if (inserted) return { claimed: true };
     const entry = await this.find<T>(grantId, digest);
     // Gone between the two statements (purged, released): claim again.
-    return entry ? { claimed: false, entry } : this.claim<T>(grantId, digest);
+    return entry ? { claimed: false, entry } : this.claim<T>(grantId, digest, pending);
+  }
+
+  /**
+   * Takes a digest whose outcome was "held" back for sending (the person confirmed it on the review
+   * card): a finished entry becomes "sending" again, a missing one is claimed as new. An entry
+   * still sending is someone else's send under way: then not taken.
+   */
+  async reclaim(grantId: string, digest: string): Promise<boolean> {
+    const now = this.clock();
+    const reopened = await this.db.q`UPDATE send_ledger SET state = 'sending', created_at = ${now}, updated_at = ${now}, sealed_outcome = NULL
+      WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'done' RETURNING digest`;
+    return reopened.length === 1 || (await this.claim(grantId, digest)).claimed;
   }
 
   /** Stores the outcome of a claimed digest: what every retry within the window gets. */
@@ -91,3 +114,11 @@ export class SendLedger {
 }
 
 const aad = (grantId: string, digest: string) => `send:${grantId}:${digest}`;
+
+/** JSON with object keys sorted at every level: one text for one value. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v);
+}

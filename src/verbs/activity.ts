@@ -25,10 +25,21 @@ function checkGrant(value: string): string {
   return value.toLowerCase();
 }
 
+/** The send gate's decisions in words (src/mcp/send-gate/request.ts SendDecision). */
+const DECISIONS: Record<string, string> = {
+  sent_directly: "sent without asking",
+  confirmed: "confirmed by the person, sent",
+  declined: "declined by the person, kept as draft",
+  held_as_draft: "held as draft (the person could not be asked yet)",
+  dry_run: "dry run, nothing sent",
+  repeat: "repeated request, not sent again",
+};
+
 /** "to a@x, b@y; Message-ID <…>; in Sent": what the call touched, in one line. */
 export function describeDetails(d: ActivityDetails | null): string {
   if (d === null) return "(details sealed under another master key)";
   const parts: string[] = [];
+  if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);
   if (d.recipients?.length) parts.push(`to ${d.recipients.join(", ")}`);
   if (d.reply_to) parts.push(`reply to uid ${d.reply_to.uid} in ${d.reply_to.folder}`);
   if (d.destination !== undefined) parts.push(`${d.folder} -> ${d.destination}`);

@@ -11,6 +11,7 @@ import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
+import { buildSending } from "../../src/mcp/send-gate/sending.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
@@ -56,11 +57,12 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const events = new TokenEvents();
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId });
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, sending, verifyLogin,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

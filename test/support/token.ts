@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { encodeAccount, type MailAccount } from "../../src/mail/account.ts";
 import type { GrantStore } from "../../src/store/grants.ts";
 import type { PendingStore } from "../../src/store/pending.ts";
+import type { SendPolicy } from "../../src/send-policy.ts";
 import type { MailUser } from "./dovecot.ts";
 
 const hex = (n: number) => randomBytes(n).toString("hex");
@@ -14,9 +15,13 @@ export async function issueTestToken(deps: Stores, account: MailAccount): Promis
   return (await issueTestGrant(deps, account)).token;
 }
 
+/**
+ * A grant and its token. `sendPolicy` defaults to "direct" (send without asking, what the tests
+ * written before send policies expect); tests of the send gate pass the policy they are about.
+ */
 export async function issueTestGrant(
-  deps: Stores, account: MailAccount, scope = "email:read email:write",
-): Promise<{ token: string; tokenId: string }> {
+  deps: Stores, account: MailAccount, scope = "email:read email:write", sendPolicy: SendPolicy = "direct",
+): Promise<{ token: string; tokenId: string; grantId: string }> {
   const { grants } = deps;
   const { requestId } = await deps.pending.create(
     { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
@@ -24,11 +29,11 @@ export async function issueTestGrant(
   );
   const pending = (await deps.pending.get(requestId))!;
   const code = hex(24); // 48 characters, as the spec's codes
-  await grants.issueCode(code, pending, encodeAccount(account), 300_000);
+  await grants.issueCode(code, pending, encodeAccount(account), 300_000, null, { sendPolicy });
   const token = hex(32);
   const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, scope, 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");
-  return { token, tokenId: record.id };
+  return { token, tokenId: record.id, grantId: record.grantId };
 }
 
 /** A MailAccount for a harness user (plain IMAP on localhost; SMTP optional). */

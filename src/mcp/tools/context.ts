@@ -6,6 +6,7 @@ import type { MailAccount } from "../../mail/account.ts";
 import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
+import type { SendingApi } from "../send-gate/sending.ts";
 
 export interface ToolContext {
   /** TokenRecord.id (SHA-256 of the token): safe to log and to key caches by. */
@@ -34,6 +35,12 @@ export interface ToolContext {
    * pipeline (./pipeline/write.ts) calls it: a tool never does.
    */
   recordActivity(entry: Omit<ActivityEntry, "grantId">): Promise<void>;
+  /**
+   * The send gate (src/mcp/send-gate/gate.ts): every tool that sends mail goes through
+   * sending.send(request), which applies the grant's policy, asks the person, keeps delivery to at
+   * most once and counts the caps. Never submit over SMTP around it.
+   */
+  sending: SendingApi;
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;

@@ -29,6 +29,9 @@
 // - The registry (./registry.ts) refuses to start with a write tool without activity, a kind and a
 //   readOnlyHint that disagree, or a name listed twice; the types of ./define.ts refuse them first.
 // - title is written once: clients get it as the tool's title and as annotations.title.
+// - audience "app": a tool for an MCP App (a button on the review card), never for the model: listed
+//   and callable only for clients that render apps, with `_meta.ui.visibility: ["app"]` in config._meta.
+// - A tool that sends mail calls ctx.sending.send(request) (src/mcp/send-gate/gate.ts), never SMTP itself.
 // - inputSchema / outputSchema are zod (v4) raw shapes. The SDK validates arguments before the
 //   handler runs and names the bad field ("... at limit"); give every field a .describe() for the
 //   model. Fields several tools share are in ./schemas/.
@@ -56,6 +59,7 @@ import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
+import { confirmSend } from "./write/confirm-send.ts";
 import { draftEmail } from "./write/draft-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
@@ -78,4 +82,5 @@ export const TOOLS = toolRegistry([
   sendEmail,
   markAsRead,
   moveEmail,
+  confirmSend,
 ]);

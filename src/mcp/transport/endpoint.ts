@@ -13,6 +13,7 @@ import { initRecord, newLegacySession, restoreLegacySession, type LegacySession,
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
+import type { Sending } from "../send-gate/sending.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -21,6 +22,8 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
+  /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
+  sending: Sending;
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -44,7 +47,7 @@ export class McpEndpoint {
     const { runtime, log } = deps;
     this.runtime = runtime;
     this.serverDeps = {
-      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
     };
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token

@@ -1,0 +1,112 @@
+// The two ways a message leaves the gate (docs/design.md §3): sent (claimed in the at-most-once
+// ledger, counted against the caps, submitted, filed in Sent, the recipients noted as known) or
+// held as a draft (claimed, saved in Drafts, and for a host that renders the review card a signed
+// token for its buttons). Nothing after the SMTP server took the message may fail the call: a
+// caller told "error" would send it again.
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { ONCE } from "../../mail/write/outgoing.ts";
+import { deliver, markAnswered, type Delivered } from "../../mail/write/send.ts";
+import { removeDraft, saveHeld } from "../../mail/write/stored-draft.ts";
+import { toolError } from "../tools/result.ts";
+import { REVIEW_TTL_MS } from "./confirm/tokens.ts";
+import type { GateDeps } from "./deps.ts";
+import { answerEarlier } from "./earlier.ts";
+import { fmtWait, heldResult, reviewView, sentResult, type HeldHow } from "./outcome.ts";
+import type { DraftRef, OutgoingMail, SendRequest, SendResult } from "./request.ts";
+import type { CapRefusal } from "../limits/send-caps.ts";
+
+/** The result `_meta` key of a review card's token: for the app (the host passes _meta to it), not the model. */
+export const REVIEW_META_KEY = "mailbox-mcp/review";
+
+export const answer = (result: SendResult, text: string, meta?: Record<string, unknown>): CallToolResult =>
+  ({ content: [{ type: "text", text }], structuredContent: { ...result }, ...(meta ? { _meta: meta } : {}) });
+
+export function capRefusal(r: CapRefusal, now: number): CallToolResult {
+  const at = new Date(now + r.waitMs).toISOString().slice(11, 16);
+  return toolError(`Not sent: this connection may send at most ${r.max} messages a${r.window === "hour" ? "n hour" : " day"}, and that many went out in the last ${r.window}. ` +
+    `Sending is possible again at ${at} UTC, in ${fmtWait(r.waitMs)}. Nothing was sent or saved; the person can also send it from their mail app.`);
+}
+
+/** Sends now: the person confirmed it, or the policy does not ask. */
+export async function sendNow(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, decision: "sent_directly" | "confirmed"): Promise<CallToolResult> {
+  const claim = await deps.store.sendLedger.claim<SendResult>(deps.grantId, digest, { message_id: mail.messageId } as SendResult);
+  if (!claim.claimed) return answerEarlier(deps, digest, claim.entry);
+  return transmit(deps, digest, mail, decision, () => afterSend(deps, mail.replyTo, req.draft));
+}
+
+/** What goes over SMTP and into Sent, with its envelope (Bcc recipients included). */
+export type Transmission = Pick<OutgoingMail, "messageId" | "wire" | "stored" | "envelope">;
+
+/**
+ * The digest is claimed: count the send against the caps, submit it, then (never failing the call)
+ * do what follows a send and note the outcome for retries and the recipients as known.
+ */
+export async function transmit(deps: GateDeps, digest: string, msg: Transmission, decision: "sent_directly" | "confirmed", after: () => Promise<string[]>): Promise<CallToolResult> {
+  const ledger = deps.store.sendLedger;
+  const slot = await deps.caps.take(deps.grantId);
+  if (!("release" in slot)) {
+    await ledger.release(deps.grantId, digest);
+    return capRefusal(slot, deps.clock());
+  }
+  let delivered: Delivered;
+  try {
+    delivered = await deliver(deps.mail, msg);
+  } catch (err) {
+    // Refused or never reached: nothing went out, so neither the cap nor the ledger keeps it.
+    await slot.release();
+    await ledger.release(deps.grantId, digest);
+    throw err;
+  }
+  delivered.warnings.push(...(await after()));
+  const { result, text } = sentResult(msg.messageId, delivered, decision);
+  await settle(deps, "noting a sent message", async () => {
+    await deps.store.sendRecipients.add(deps.grantId, delivered.accepted);
+    await ledger.finish(deps.grantId, digest, result);
+  });
+  return answer(result, text);
+}
+
+/** Once sent: the parent of a reply flagged answered, a sent draft removed. Failures are warnings. */
+export async function afterSend(deps: GateDeps, replyTo: OutgoingMail["replyTo"], draft: DraftRef | undefined): Promise<string[]> {
+  const warnings = replyTo ? await markAnswered(deps.mail, replyTo) : [];
+  if (draft?.uid != null) {
+    const uid = draft.uid;
+    await deps.mail.withImap((c) => removeDraft(c, draft.folder, uid), ONCE)
+      .catch((err: Error) => warnings.push(`The message was sent, but its draft could not be removed from ${draft.folder}: ${err.message}`));
+  }
+  return warnings;
+}
+
+/** Saves the message as a draft (or leaves the draft it is) and says why it was not sent. */
+export async function hold(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, how: HeldHow): Promise<CallToolResult> {
+  const ledger = deps.store.sendLedger;
+  const claim = await ledger.claim<SendResult>(deps.grantId, digest);
+  if (!claim.claimed) return answerEarlier(deps, digest, claim.entry);
+  let draft: DraftRef;
+  try {
+    draft = req.draft ?? (await deps.mail.withImap((c) => saveHeld(c, mail), ONCE));
+  } catch (err) {
+    await ledger.release(deps.grantId, digest);
+    throw err;
+  }
+  const { result, text } = heldResult(mail, draft, how);
+  const meta = how.how === "app" && draft.uid !== null
+    ? { [REVIEW_META_KEY]: { token: await reviewToken(deps, req, mail, digest, draft), message: reviewView(mail, how.fresh) } }
+    : undefined;
+  await settle(deps, "noting a held message", () => ledger.finish(deps.grantId, digest, result));
+  return answer(result, text, meta);
+}
+
+async function reviewToken(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, draft: DraftRef): Promise<string> {
+  const n = await deps.store.sendConfirmations.issue(deps.grantId, REVIEW_TTL_MS);
+  return deps.call.mintReview({ n, d: digest, tool: req.tool, folder: draft.folder, uid: draft.uid!, messageId: mail.messageId, envelope: mail.envelope, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
+}
+
+/** Store writes after the fact: logged when they fail, never turned into a failed call. */
+export async function settle(deps: GateDeps, what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    deps.log.error(`send gate: ${what} failed`, { error: (err as Error).message });
+  }
+}
