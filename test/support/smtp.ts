@@ -37,6 +37,11 @@ export interface SmtpServer {
   rejectRecipients: Set<string>;
   /** Consumed by the first stage it matches. */
   failNext?: SmtpFault;
+  /**
+   * Holds every message from now on after its data has arrived (and been recorded) but before the
+   * server answers 250, until the returned function is called: a send caught in flight.
+   */
+  pause(): () => void;
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -50,12 +55,21 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
   let stopping: Promise<void> | undefined;
 
+  let held: Promise<void> = Promise.resolve();
   const state: SmtpServer = {
     host: "localhost",
     port: 0,
     messages: [],
     rejectRecipients: new Set(),
     failNext: undefined,
+    pause() {
+      let release!: () => void;
+      held = new Promise<void>((r) => { release = r; });
+      return () => {
+        held = Promise.resolve();
+        release();
+      };
+    },
     reset() {
       state.messages.length = 0;
       state.rejectRecipients.clear();
@@ -88,6 +102,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
       const env = session.envelope;
       const to = env.rcptTo.map((r) => r.address);
       state.messages.push({ from: env.mailFrom ? env.mailFrom.address : "", to, raw, user: String(session.user ?? "") });
+      await held;
       try {
         // Deliver before answering 250, so a test can read the INBOX as soon as sendMail resolves.
         for (const u of new Set(to.map(local).filter((u): u is MailUser => !!u))) await dovecot.deliver(u.email, raw);

@@ -94,7 +94,7 @@ for (const [era, connect] of [["v1 client, 2025-11-25 session (elicitation/creat
       expect(q.message).toContain(`Subject: ${subject}`);
       expect(q.message).toContain("Attachments: plan.txt (1 KB)");
       expect(q.message).toContain("First line.\nSecond line.");
-      expect((q as { requestedSchema: { required: string[]; properties: { decision: { enum: string[] } } } }).requestedSchema)
+      expect((q as unknown as { requestedSchema: { required: string[]; properties: { decision: { enum: string[] } } } }).requestedSchema)
         .toMatchObject({ required: ["decision"], properties: { decision: { enum: ["send", "keep_as_draft"] } } });
       expect(delivered(subject)).toHaveLength(1);
       // Delivered once, the stranger is known to this grant: not asked again.
