@@ -23,7 +23,7 @@ export const answer = (result: SendResult, text: string, meta?: Record<string, u
 
 export function capRefusal(r: CapRefusal, now: number): CallToolResult {
   const at = new Date(now + r.waitMs).toISOString().slice(11, 16);
-  return toolError(`Not sent: this connection may send at most ${r.max} messages a${r.window === "hour" ? "n hour" : " day"}, and that many went out in the last ${r.window}. ` +
+  return toolError(`Not sent: this connection may send at most ${r.max} message${r.max === 1 ? "" : "s"} a${r.window === "hour" ? "n hour" : " day"}, and that many went out in the last ${r.window}. ` +
     `Sending is possible again at ${at} UTC, in ${fmtWait(r.waitMs)}. Nothing was sent or saved; the person can also send it from their mail app.`);
 }
 
