@@ -126,9 +126,19 @@ function lineReader(stream: ReadableStream<Uint8Array>): () => Promise<string> {
   };
 }
 
+/**
+ * BENCH_PROFILE=DIR: each server process writes a CPU profile (.cpuprofile and markdown) into DIR
+ * when it is stopped (Bun writes it at a clean exit; bench-server.ts exits on SIGTERM).
+ */
+function profileFlags(script: string): string[] {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir || !script.endsWith("bench-server.ts")) return [];
+  return ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${dir}`];
+}
+
 /** Spawns a bench child process and returns it with the JSON line it prints once ready. */
 async function spawnReady<T>(args: string[]): Promise<{ proc: Bun.Subprocess<"pipe", "pipe", "inherit">; ready: T; nextLine: () => Promise<string> }> {
-  const proc = Bun.spawn(["bun", ...args], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn(["bun", ...profileFlags(args[0]!), ...args], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
   const nextLine = lineReader(proc.stdout);
   const first = await nextLine().catch(() => { throw new Error(`${args[0]} exited before it was ready`); });
   return { proc, ready: JSON.parse(first) as T, nextLine };

@@ -2,15 +2,12 @@
 // bun run build:all   → also linux-arm64 and darwin-arm64 (Bun fetches those runtimes from npm)
 // --bytecode speeds start-up; the compiled binary must not read .env or bunfig.toml from
 // whatever directory it is started in, so autoload is off.
-// Worker threads are separate entry points: Bun bundles each into the executable's embedded file
-// system under the entry points' common root (src/), where src/mail/content/html-text/converter.ts and
-// src/mail/content/worker-pool.ts look.
+// The content helpers (HTML→text, PDF→text) are this same executable started with
+// `--content-helper ROLE` (src/main.ts, src/mail/content/helper/): no separate entry points.
 import { $ } from "bun";
 
 const outIndex = process.argv.indexOf("--outdir");
 const outdir = outIndex > 0 ? process.argv[outIndex + 1]! : "dist";
-
-const WORKERS = ["src/mail/content/html-text/worker.ts", "src/mail/content/pdf-text/worker.ts"];
 
 const targets: Array<[string, string]> = [["bun-linux-x64", "mailbox-mcp"]];
 if (process.argv.includes("--all")) {
@@ -19,7 +16,7 @@ if (process.argv.includes("--all")) {
 
 for (const [target, name] of targets) {
   const started = performance.now();
-  await $`bun build src/main.ts ${WORKERS} --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${outdir}/${name}`.quiet();
+  await $`bun build src/main.ts --compile --bytecode --minify --target=${target} --no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile ${outdir}/${name}`.quiet();
   const size = Bun.file(`${outdir}/${name}`).size;
   console.log(`${outdir}/${name}  ${(size / 1e6).toFixed(1)} MB  (${target}, ${Math.round(performance.now() - started)} ms)`);
 }

@@ -23,7 +23,7 @@ const STARTERS = new Map<string, string[]>([
   [support("smtp.ts"), ["startSmtp"]],
   [support("postgres.ts"), ["startPostgres"]],
   [support("stores.ts"), ["BACKENDS", "freshDatabaseUrl", "sharedPostgres"]],
-  [support("browser.ts"), ["launchChromium"]],
+  [support("browser.ts"), ["launchChromium", "startBrowserApp"]],
   [support("inspector.ts"), ["startInspector"]],
   [support("haproxy.ts"), ["startHaproxy"]],
   [support("cluster.ts"), ["startCluster"]],

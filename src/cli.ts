@@ -1,7 +1,7 @@
 // Command-line verbs: serve (default), client, healthcheck, --help, --version.
 import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
-import { ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
+import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
@@ -39,7 +39,8 @@ Options (each also an environment variable; flags win):
                     the SQLite file in the data dir); then the three keys below must be set
   --open-registration  MAILBOX_MCP_OPEN_REGISTRATION=true
                     let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
-                    MCP Inspector then need only the URL (default off: one configured client)
+                    MCP Inspector then need only the URL (default off: one configured client);
+                    needs MAILBOX_MCP_ALLOWED_MAILBOXES
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;
@@ -52,10 +53,20 @@ Environment only:
                                    required with a database URL)
   MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
   MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
+  MAILBOX_MCP_ALLOWED_MAILBOXES    whose mailboxes may be connected: comma list of addresses,
+                                   @domains and IMAP hosts (e.g. you@example.com,@example.org,
+                                   mail.example.net), or * for anyone; required with open registration
 `;
 
 function loadConfig(args: string[], env: Env, log: Logger): Config {
   return prepareDataDir(parseSettings(args, env), pkg.version, (m) => log.warn(m));
+}
+
+/** The configuration `serve` runs with: checked further before anything is created (checkServeSettings). */
+function loadServeConfig(args: string[], env: Env, log: Logger): Config {
+  const settings = parseSettings(args, env);
+  checkServeSettings(settings);
+  return prepareDataDir(settings, pkg.version, (m) => log.warn(m));
 }
 
 export function clientInstructions(config: Config): string {
@@ -175,7 +186,7 @@ export async function run(argv: string[], env: Env, out: Out = (t) => process.st
     if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
     if (verb === "healthcheck") return healthcheck(parseSettings(rest, env), err);
     if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;
-    return (await serveForever(loadConfig(rest, env, log), log, `${invocation(env)} client${flagsOf(rest)}`)) ? null : 1;
+    return (await serveForever(loadServeConfig(rest, env, log), log, `${invocation(env)} client${flagsOf(rest)}`)) ? null : 1;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`mailbox-mcp: configuration error: ${err.message}\n`);

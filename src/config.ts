@@ -2,6 +2,7 @@
 // Nothing else in src/ reads the environment.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { parseAllowedMailboxes, type AllowedMailboxes } from "./allowed-mailboxes.ts";
 
 export class ConfigError extends Error {
   constructor(readonly key: string, problem: string) {
@@ -31,6 +32,8 @@ export interface Settings {
   openRegistration: boolean;
   /** Messages one grant may send per hour and per day, counted across instances (docs/design.md §7). */
   sendLimits: SendLimits;
+  /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
+  allowedMailboxes: AllowedMailboxes | null;
 }
 
 export interface SendLimits {
@@ -165,6 +168,36 @@ export function defaultDataDir(env: Env): string {
   return join(xdg && xdg.startsWith("/") ? xdg : join(env.HOME ?? homedir(), ".local", "share"), "mailbox-mcp");
 }
 
+function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
+  if (value === undefined || value.trim() === "") return null;
+  const parsed = parseAllowedMailboxes(value);
+  if (typeof parsed === "string") throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES", parsed);
+  return parsed;
+}
+
+/**
+ * The settings that let anyone on the internet reach the setup form with a client of their own.
+ * (Client ID Metadata Documents, when they come, join this list.)
+ */
+function strangerSwitches(s: Settings): string[] {
+  return s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : [];
+}
+
+/**
+ * What `serve` needs beyond parsing (the owner's verbs do not: they must work whatever the switches):
+ * with a switch that admits strangers on, the owner must say whose mailboxes are served, or a stranger
+ * could connect any mailbox, one on their own mail server included, and become a tenant (docs/oauth.md §10).
+ */
+export function checkServeSettings(s: Settings): void {
+  const open = strangerSwitches(s);
+  if (!open.length || s.allowedMailboxes !== null) return;
+  throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES",
+    `must be set when ${open.join(" or ")} is on: anyone on the internet can then register an app and would connect any mailbox, ` +
+    "even one on a mail server they run. List whose mailboxes this server serves, e.g. " +
+    "MAILBOX_MCP_ALLOWED_MAILBOXES=you@example.com,@example.org,mail.example.net (addresses and @domains as the mail server " +
+    "verified the login, mail hosts as connected), or MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
+}
+
 export function parseSettings(args: string[], env: Env): Settings {
   const e = { ...env, ...flagsToEnv(args) };
   const host = e.MAILBOX_MCP_HOST || "127.0.0.1";
@@ -202,5 +235,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
     sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
+    allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
   };
 }

@@ -55,6 +55,19 @@ describe("mailbox-mcp CLI", () => {
     expect(r.stderr).toContain("MAILBOX_MCP_PORT");
   });
 
+  test("open registration without MAILBOX_MCP_ALLOWED_MAILBOXES: serve refuses to start and says how to set it; the owner's verbs still run", async () => {
+    const fresh = join(mkdtempSync(join(tmpdir(), "cli-")), "data");
+    const r = await cli(["--open-registration", "--port", String(freePort())], { MAILBOX_MCP_DATA_DIR: fresh });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("configuration error: MAILBOX_MCP_ALLOWED_MAILBOXES: must be set when MAILBOX_MCP_OPEN_REGISTRATION is on");
+    expect(r.stderr).toContain("MAILBOX_MCP_ALLOWED_MAILBOXES=you@example.com,@example.org,mail.example.net");
+    expect(r.stderr).toContain("MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
+    const client = await cli(["client", "--open-registration"], { MAILBOX_MCP_DATA_DIR: fresh });
+    expect(client.code).toBe(0);
+    expect(client.stdout).toContain("Mailboxes allowed : not set");
+  });
+
   test("healthcheck says why it fails: an error status, or something that is not mailbox-mcp", async () => {
     const other = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 503 }) });
     try {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError, parseSettings } from "../src/config.ts";
+import { checkServeSettings, ConfigError, parseSettings } from "../src/config.ts";
 import { prepareDataDir } from "../src/store/data-dir.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "cfg-"));
@@ -36,6 +36,17 @@ describe("parseSettings", () => {
     expect(parseSettings(["--open-registration=false"], { MAILBOX_MCP_OPEN_REGISTRATION: "true" }).openRegistration).toBe(false);
   });
 
+  test("allowed mailboxes: unset is null; a list is parsed; with open registration serve needs one (* says anyone)", () => {
+    expect(parseSettings([], {}).allowedMailboxes).toBeNull();
+    const s = parseSettings([], { MAILBOX_MCP_ALLOWED_MAILBOXES: "me@example.com, @example.org,imap.example.net" });
+    expect(s.allowedMailboxes).toEqual({
+      anyone: false, addresses: new Set(["me@example.com"]), domains: new Set(["example.org"]), hosts: new Set(["imap.example.net"]),
+    });
+    expect(() => checkServeSettings(parseSettings(["--open-registration"], {}))).toThrow(/MAILBOX_MCP_ALLOWED_MAILBOXES: must be set/);
+    expect(() => checkServeSettings(parseSettings(["--open-registration"], { MAILBOX_MCP_ALLOWED_MAILBOXES: "*" }))).not.toThrow();
+    expect(() => checkServeSettings(parseSettings([], {}))).not.toThrow(); // the one configured client: as before
+  });
+
   test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
     const s = parseSettings(["--port", "9000", "--base-url=https://mail.example.com/"], {
       MAILBOX_MCP_PORT: "8000", XDG_DATA_HOME: "/xdg",
@@ -53,6 +64,8 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_SECRET_KEY", { MAILBOX_MCP_SECRET_KEY: Buffer.alloc(16).toString("base64") }, []],
     ["MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", { MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "maybe" }, []],
     ["MAILBOX_MCP_OPEN_REGISTRATION", {}, ["--open-registration=sometimes"]],
+    ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "*,me@example.com" }, []],
+    ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "not an address@" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],

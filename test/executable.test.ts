@@ -1,6 +1,9 @@
 // The shipped artefact, as a homelab user runs it: the single executable built from this tree,
 // started in an empty directory with only MAILBOX_MCP_* settings, driven through the whole OAuth
-// flow and the MCP tools against the harness Dovecot and SMTP server.
+// flow and the MCP tools against the harness Dovecot and SMTP server. It runs under a memory limit
+// (RLIMIT_DATA 2 GB, as in the review that found issue 19 item 1; its helpers lower their own), so
+// a PDF that could take the server's memory would fail or crash it here.
+import { LISTED_TOOLS } from "../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,6 +18,8 @@ import { rawRequest } from "./support/raw-http.ts";
 import { htmlOnly } from "./support/mail-fixtures.ts";
 import { attached, withPart } from "./support/attachment-mail.ts";
 import { tinyPdf } from "./support/pdf.ts";
+import { cmapBombPdf, flateBombPdf } from "./support/hostile-pdf.ts";
+import { watchTree } from "./support/process-tree.ts";
 import { obtainCode, postForm, tokenFields, type Handler } from "./oauth/flow.ts";
 import { until } from "./support/until.ts";
 
@@ -26,6 +31,7 @@ let env: Record<string, string>;
 let base: string;
 let h: Harness;
 const secrets: string[] = [];
+const SERVER_DATA_LIMIT_MB = 2048;
 
 /** flow.ts speaks to app.handle() with http://localhost URLs; send those to the executable instead. */
 const viaExe: Handler = {
@@ -51,7 +57,8 @@ beforeAll(async () => {
     MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET: TEST_CLIENT_SECRET,
     MAILBOX_MCP_ALLOW_PRIVATE_HOSTS: "true",
   };
-  exe = Bun.spawn([join(work, "mailbox-mcp")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
+  // exec keeps the pid: exe.pid is the executable's, under the limit the shell set.
+  exe = Bun.spawn(["/bin/sh", "-c", `ulimit -d ${SERVER_DATA_LIMIT_MB * 1024} && exec "$0"`, join(work, "mailbox-mcp")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
   await until(async () => {
     if (exe.exitCode !== null) throw new Error(`the executable exited (${exe.exitCode}) before answering /health`);
     return fetch(`${base}/health`).then((r) => r.ok, () => false);
@@ -102,8 +109,7 @@ describe("the single executable", () => {
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }));
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(names).toEqual(["draft_email", "get_attachment", "get_email", "get_recent_emails", "list_mailboxes", "list_providers",
-      "mark_as_read", "move_email", "search_emails", "send_email"]);
+    expect(names).toEqual(LISTED_TOOLS.map((t) => t.name).sort());
     const subject = `exe ${Date.now()}`;
     const sent = await client.callTool({ name: "send_email", arguments: { to: ["bob@example.test"], subject, text: "from the executable" } });
     expect(sent.isError).toBeFalsy();
@@ -113,8 +119,8 @@ describe("the single executable", () => {
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
 
-    // HTML is converted in a worker thread, which must be inside the executable: body_note null
-    // means the worker converted it (a missing worker would fall back to stripping, with a note).
+    // HTML is converted in a helper process, the executable itself started as one: body_note null
+    // means the helper converted it (a helper that cannot start would fall back to stripping, with a note).
     const htmlSubject = `exe html ${Date.now()}`;
     await h.dovecot.deliver("alice", htmlOnly({ subject: htmlSubject }, "<h1>Welcome Home</h1><table><tr><td>a</td><td>b</td></tr></table>"));
     const found = await client.callTool({ name: "search_emails", arguments: { subject: htmlSubject } });
@@ -122,7 +128,7 @@ describe("the single executable", () => {
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
 
-    // PDF.js runs in the PDF worker thread, which must be inside the executable too, with the
+    // PDF.js runs in the PDF helper process, which must be inside the executable too, with the
     // unpdf bundle it imports: the text comes back only if both were built in.
     const pdfSubject = `exe pdf ${Date.now()}`;
     await h.dovecot.deliver("alice", withPart({ subject: pdfSubject }, attached("application/pdf", "exe.pdf", tinyPdf([["Read inside the executable"]]))));
@@ -146,6 +152,52 @@ describe("the single executable", () => {
     expect(after.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
 
+  test("PDFs built to exhaust memory: the call says so, /health answers throughout, server and helpers grow < 500 MB", async () => {
+    const { code, verifier } = await obtainCode(viaExe, h);
+    const { access_token: token } = (await (await postForm(viaExe, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string };
+    secrets.push(code, token);
+    const client = new Client({ name: "exe-bombs", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    const subject = `exe bombs ${Date.now()}`;
+    const bombs = { cmap: cmapBombPdf(3), flate: flateBombPdf(1024), fine: tinyPdf([["Still read after the bombs"]]) };
+    for (const [name, pdf] of Object.entries(bombs)) await h.dovecot.deliver("alice", withPart({ subject: `${subject} ${name}` }, attached("application/pdf", `${name}.pdf`, pdf)));
+    const uidOf = async (name: string) => ((await client.callTool({ name: "search_emails", arguments: { subject: `${subject} ${name}` } })).structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
+    const read = async (name: string) => (await client.callTool({ name: "get_attachment", arguments: { uid: await uidOf(name), part: "2" } })).structuredContent as Record<string, unknown>;
+    await read("fine"); // a PDF helper is running, as on a server in use
+
+    const health: number[] = [];
+    let done = false;
+    const poll = (async () => {
+      while (!done) {
+        const t0 = performance.now();
+        const res = await fetch(`${base}/health`);
+        expect(res.status).toBe(200);
+        health.push(performance.now() - t0);
+        await Bun.sleep(50); // the poll interval, not a wait for anything
+      }
+    })();
+    const watch = watchTree(exe.pid);
+    const before = watch.peak;
+    const results: Array<Record<string, unknown>> = [];
+    try {
+      for (const name of ["cmap", "flate"]) results.push(await read(name));
+    } finally {
+      done = true;
+      await poll;
+    }
+    const grown = watch.stop() - before;
+    console.log(`executable: PDF bombs grew the server and its helpers by at most ${Math.round(grown / 1048576)} MB; /health ${health.length} polls, worst ${Math.round(Math.max(...health))} ms`);
+    expect(exe.exitCode).toBeNull();
+    expect(grown).toBeLessThan(500 * 1024 * 1024); // in a worker thread (before) the first took this process to its 2 GB limit
+    expect(Math.max(...health)).toBeLessThan(1000);
+    for (const r of results) {
+      expect(r).toMatchObject({ kind: "pdf", content: "none", text: null });
+      expect(String(r.note)).toMatch(/Reading the PDF was stopped: it needed more than the 400 MB of memory this server allows one document/);
+    }
+    expect(await read("fine")).toMatchObject({ content: "text", text: "Still read after the bombs" });
+    await client.close();
+  }, 120_000);
+
   test("no or malformed Host: our 400 JSON with the security headers, never Bun's error page", async () => {
     const port = Number(new URL(base).port);
     for (const request of ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: a@b.com\r\n\r\n", "GET /mcp HTTP/1.1\r\nHost: evil.com/x\r\n\r\n"]) {
@@ -162,7 +214,7 @@ describe("the single executable", () => {
     expect(await exe.exited).toBe(0);
     const log = (await new Response(exe.stderr as ReadableStream).text()) + (await new Response(exe.stdout as ReadableStream).text());
     expect(log).toContain("method=POST path=/oauth/token status=200");
-    expect(secrets).toHaveLength(3);
+    expect(secrets).toHaveLength(5);
     for (const secret of secrets) expect(log.includes(secret)).toBe(false);
     expect(log).not.toContain("code=");
     expect(log).toContain('client secret: run "./mailbox-mcp client"'); // as it was started, from its directory

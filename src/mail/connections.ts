@@ -21,14 +21,17 @@ export class MailConnections {
   constructor(unseal: Unseal, clock: Clock, log: Logger, options: MailConnectionOptions = {}) {
     this.credentials = new Credentials(unseal, clock, options.credentials);
     this.imap = new ImapPool(clock, log, options.imap);
-    this.smtp = new SmtpPool(options.smtpIdleMs);
+    this.smtp = new SmtpPool(options.smtpIdleMs, clock);
   }
 
-  /** The token was revoked: its account leaves memory and its connections close, even mid-command. */
+  /**
+   * The token was revoked: its account leaves memory and its connections close, even mid-command;
+   * a send in progress is stopped before SMTP DATA and a later one refused (smtp/pool.ts).
+   */
   closeToken(tokenId: string): void {
     this.credentials.forget(tokenId);
+    this.smtp.revoke(tokenId);
     this.imap.closeToken(tokenId);
-    this.smtp.closeToken(tokenId);
   }
 
   /** Idle IMAP connections and credentials (SMTP transports end on their own timers). */

@@ -56,8 +56,10 @@ export class McpRuntime {
    * torn down. The composition root calls this for every revocation it hears of.
    */
   async revoke(tokenId: string): Promise<void> {
-    this.inflight.revoke(tokenId);
+    // Mail first, in the same tick: by the time a client reads "revoked", its send is already stopped
+    // short of SMTP DATA (src/mail/smtp/pool.ts).
     this.mail.closeToken(tokenId);
+    this.inflight.revoke(tokenId);
     await this.sessions.closeToken(tokenId);
   }
 

@@ -4,6 +4,7 @@
 import { McpServer, type AuthInfo, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
+import { contentReaders } from "../mail/content/readers.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
@@ -11,9 +12,11 @@ import { registerReviewCard, servesApps } from "./send-gate/confirm/review-card.
 import { sendingApi, type Sending } from "./send-gate/sending.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
+import { outgoingDeps } from "./tools/context.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
+import { SERVER_CAPABILITIES } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -74,6 +77,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer({ name: "mailbox-mcp", version: deps.version }, {
     instructions: INSTRUCTIONS,
     cacheHints: CACHE_HINTS,
+    capabilities: structuredClone(SERVER_CAPABILITIES),
     // A 2026-07-28 round's requestState is checked (signature, expiry, token) before a tool sees it (docs/design.md §3).
     requestState: { verify: deps.sending.codecs.state.verify },
   });
@@ -112,31 +116,27 @@ async function runTool(deps: McpServerDeps, server: McpServer, tool: AnyTool, ar
 function toolContext(deps: McpServerDeps, server: McpServer, auth: AuthInfo, { tokenId, grantId }: TokenExtra, call: ServerContext): ToolContext {
   const { account } = deps.mail.credentials.for(tokenId, auth.token);
   const signal = call.mcpReq.signal;
-  const submit: ToolContext["submit"] = (sender, message) => deps.mail.smtp.send(tokenId, sender, message);
-  const withImap: ToolContext["withImap"] = (fn, options) =>
-    deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options);
-  return {
+  const ctx: Omit<ToolContext, "sending"> = {
     tokenId,
     grantId,
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
-    withImap,
+    withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
-    submit,
+    content: contentReaders(tokenId),
+    submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
     recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
-    sending: sendingApi(deps.sending, {
-      grantId, server: call, log: deps.log, signal,
-      // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
-      capabilities: server.server.getClientCapabilities(),
-      outgoing: async () => {
-        const sender = await account();
-        return { account: sender, withImap, submit: (message) => submit(sender, message) };
-      },
-    }),
     log: deps.log,
     signal,
   };
+  const sending = sendingApi(deps.sending, {
+    grantId, server: call, log: deps.log, signal,
+    // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
+    capabilities: server.server.getClientCapabilities(),
+    outgoing: () => outgoingDeps(ctx),
+  });
+  return { ...ctx, sending };
 }

@@ -21,8 +21,20 @@ export interface ActivityDetails {
   message_id?: string | null;
   /** For replies: the message answered. */
   reply_to?: { folder: string; uid: number };
+  /** For forwards: the message forwarded. */
+  forward_of?: { folder: string; uid: number };
+  /** Mailbox parts attached by reference. */
+  attached_from?: Array<{ folder: string; uid: number; part: string }>;
+  /** update_draft: the draft replaced and its successor's uid. */
+  replaced?: { uid: number; new_uid: number | null };
   /** mark_as_read: the state set. */
   read?: boolean;
+  /** flag_email: the state set. */
+  flagged?: boolean;
+  /** label_email: the labels (or keywords) added and removed. */
+  labels?: { add: string[]; remove: string[] };
+  /** rename_folder: the folder's new path (`folder` is the old one); create_folder / delete_folder name theirs in `folder`. */
+  new_path?: string;
   /** send_email: recipients the SMTP server refused. */
   rejected?: string[];
   /** move_email: new uids in the destination. */

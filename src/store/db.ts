@@ -1,38 +1,59 @@
-// The store's connection (docs/design.md §4): Bun.SQL over one SQLite file in the data dir (the default) or
-// over Postgres (MAILBOX_MCP_DATABASE_URL), with one tagged-template API. Every file in store/ writes
-// its SQL once, for both, through `q` (one statement) and `tx` (a transaction); the few places where
-// the dialects differ ask `dialect`.
+// The store's connection (docs/design.md §4): one SQLite file in the data dir (the default) or
+// Postgres (MAILBOX_MCP_DATABASE_URL), with one tagged-template API. Every file in store/ writes its
+// SQL once, for both, through `q` (one statement) and `tx` (a transaction); the few places where the
+// dialects differ ask `dialect`. Postgres goes through Bun.SQL; SQLite through bun:sqlite with each
+// statement prepared once (./sqlite.ts).
 import { SQL } from "bun";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { ListValue, SqliteConnection } from "./sqlite.ts";
 
 export type Dialect = "sqlite" | "postgres";
-
-/** A query runner: the store itself (`Db.q`) or, inside `Db.tx`, the transaction. */
-export type Sql = SQL;
 
 /** Rows plus the statement's affected-row count (Bun.SQL's `count`). */
 export type Rows<T> = T[] & { count: number };
 
+/**
+ * A query runner: the store itself (`Db.q`) or, inside `Db.tx`, the transaction. tx`…` runs one
+ * statement (`T` is the row array), tx(values) is a list for `IN ${…}`, tx.unsafe(sql) runs raw SQL
+ * (migrations). Bun.SQL's transaction object is one; ./sqlite.ts builds the SQLite one.
+ */
+export interface Sql {
+  <T = Record<string, unknown>[]>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T & { count: number }>;
+  (values: readonly (string | number)[]): unknown;
+  unsafe(sql: string): Promise<unknown>;
+}
+
 /** How often a transaction Postgres aborted as a deadlock victim is tried in all. */
 const DEADLOCK_ATTEMPTS = 3;
 
-export class Db {
-  /** SQLite only: the tail of the queue every statement and transaction waits its turn in. */
-  private turn: Promise<unknown> = Promise.resolve();
+type Backend = { dialect: "postgres"; sql: SQL } | { dialect: "sqlite"; lite: SqliteConnection };
 
-  constructor(
-    private readonly sql: SQL,
-    readonly dialect: Dialect,
-  ) {}
+export class Db {
+  /** SQLite only: the tail of the queue transactions (and statements issued while one is open) wait in. */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** SQLite only: transactions and statements queued or running in `turn`. */
+  private queued = 0;
+  readonly dialect: Dialect;
+
+  constructor(private readonly backend: Backend) {
+    this.dialect = backend.dialect;
+  }
 
   /**
-   * One statement. On SQLite, Bun.SQL has a single connection: a statement issued while a
-   * transaction is open would run *inside* it (and be rolled back with it), so statements and
-   * transactions take turns here. Postgres hands each its own pooled connection.
+   * One statement. On SQLite there is one connection: a statement issued while a transaction is
+   * open would run *inside* it (and be rolled back with it), so it waits for the transaction to
+   * end; with none open or queued it runs at once. Postgres hands each its own pooled connection.
    */
   q<T = Record<string, unknown>>(strings: TemplateStringsArray, ...values: unknown[]): Promise<Rows<T>> {
-    if (this.dialect === "postgres") return this.sql(strings, ...values) as unknown as Promise<Rows<T>>;
-    return this.serial(() => this.sql(strings, ...values) as unknown as Promise<Rows<T>>);
+    const b = this.backend;
+    if (b.dialect === "postgres") return b.sql(strings, ...values) as unknown as Promise<Rows<T>>;
+    const run = () => b.lite.run<T>(strings, values);
+    if (this.queued > 0) return this.serial(async () => run());
+    try {
+      return Promise.resolve(run());
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   /**
@@ -41,18 +62,19 @@ export class Db {
    * process on the same file (a CLI verb) waits on busy_timeout instead of failing on upgrade.
    */
   tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === "postgres") return this.pgTx(fn);
-    return this.serial(() => this.sql.begin("IMMEDIATE", fn) as Promise<T>);
+    const b = this.backend;
+    if (b.dialect === "postgres") return this.pgTx(b.sql, fn);
+    return this.serial(() => b.lite.begin("IMMEDIATE", fn));
   }
 
   /**
    * Postgres picks one of two deadlocked transactions and aborts it (SQLSTATE 40P01); its work was
    * rolled back whole, so it is simply run again. Our transactions touch only the database.
    */
-  private async pgTx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+  private async pgTx<T>(sql: SQL, fn: (tx: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return (await this.sql.begin(fn)) as T;
+        return (await sql.begin(fn as never)) as T;
       } catch (err) {
         if ((err as { errno?: string }).errno !== "40P01" || attempt >= DEADLOCK_ATTEMPTS) throw err;
       }
@@ -65,22 +87,24 @@ export class Db {
    * can catch up on what it missed meanwhile). One dedicated connection serves every channel.
    */
   listen(channel: string, onnotify: () => void, onlisten: () => void): Promise<{ unlisten(): Promise<void> }> {
-    if (this.dialect !== "postgres") throw new Error("LISTEN is a Postgres feature");
-    return this.sql.listen(channel, () => onnotify(), onlisten);
+    if (this.backend.dialect !== "postgres") throw new Error("LISTEN is a Postgres feature");
+    return this.backend.sql.listen(channel, () => onnotify(), onlisten);
   }
 
   /** A value for an `IN ${…}` list, e.g. `WHERE id IN ${db.list(ids)}` (never empty). */
   list(values: readonly (string | number)[]): unknown {
-    return this.sql(values as (string | number)[]);
+    return this.backend.dialect === "postgres" ? this.backend.sql(values as (string | number)[]) : new ListValue(values);
   }
 
   async close(): Promise<void> {
+    if (this.backend.dialect === "postgres") return void (await this.backend.sql.close());
     await this.turn.catch(() => {});
-    await this.sql.close();
+    this.backend.lite.close();
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.turn.then(fn, fn);
+    this.queued++;
+    const run = this.turn.then(fn, fn).finally(() => { this.queued--; });
     this.turn = run.catch(() => {});
     return run;
   }
@@ -103,15 +127,15 @@ export interface SqliteOptions {
 export function sqliteDb(path: string, options: SqliteOptions = {}): Db {
   // Created 0600 before SQLite opens it, so the file is never readable by others, not even briefly.
   if (path !== ":memory:" && !existsSync(path)) writeFileSync(path, "", { mode: 0o600, flag: "a" });
-  const db = new Db(new SQL({ adapter: "sqlite", filename: path, create: true }), "sqlite");
+  const lite = SqliteConnection.open(path);
   if (path !== ":memory:") chmodSync(path, 0o600);
-  void db.q`PRAGMA journal_mode = WAL`;
-  if (options.synchronous === "NORMAL") void db.q`PRAGMA synchronous = NORMAL`;
-  void db.q`PRAGMA foreign_keys = ON`;
-  void db.q`PRAGMA busy_timeout = 5000`;
+  lite.exec("PRAGMA busy_timeout = 5000");
+  lite.exec("PRAGMA journal_mode = WAL");
+  if (options.synchronous === "NORMAL") lite.exec("PRAGMA synchronous = NORMAL");
+  lite.exec("PRAGMA foreign_keys = ON");
   // Overwrite deleted content so a revoked credential's bytes do not linger in free pages.
-  void db.q`PRAGMA secure_delete = ON`;
-  return db;
+  lite.exec("PRAGMA secure_delete = ON");
+  return new Db({ dialect: "sqlite", lite });
 }
 
 export async function openSqlite(path: string, options: SqliteOptions = {}): Promise<Db> {
@@ -131,7 +155,7 @@ export function databaseLabel(url: string): string {
 
 /** A Postgres database from a postgres:// URL; the first statement proves it is reachable. */
 export async function openPostgres(url: string): Promise<Db> {
-  const db = new Db(new SQL({ url, max: PG_POOL, idleTimeout: 60, connectionTimeout: 10 }), "postgres");
+  const db = new Db({ dialect: "postgres", sql: new SQL({ url, max: PG_POOL, idleTimeout: 60, connectionTimeout: 10 }) });
   try {
     await db.q`SELECT 1`;
   } catch (err) {

@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { ActivityDetails, ActivityRow } from "../store/activity.ts";
 import type { Store } from "../store/store.ts";
 import { SHORT_ID } from "./grants.ts";
+import { printable } from "./printable.ts";
 import { VerbError, type Out } from "./verb-args.ts";
 
 export interface ActivityOptions {
@@ -42,11 +43,18 @@ export function describeDetails(d: ActivityDetails | null): string {
   if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);
   if (d.recipients?.length) parts.push(`to ${d.recipients.join(", ")}`);
   if (d.reply_to) parts.push(`reply to uid ${d.reply_to.uid} in ${d.reply_to.folder}`);
+  if (d.forward_of) parts.push(`forward of uid ${d.forward_of.uid} in ${d.forward_of.folder}`);
+  if (d.attached_from?.length) parts.push(`attached ${d.attached_from.map((a) => `part ${a.part} of uid ${a.uid} in ${a.folder}`).join(", ")}`);
   if (d.destination !== undefined) parts.push(`${d.folder} -> ${d.destination}`);
   else if (d.folder) parts.push(`in ${d.folder}`);
   if (d.uids?.length) parts.push(`uids ${d.uids.join(", ")}`);
+  if (d.new_path !== undefined) parts.push(`renamed to ${d.new_path}`);
   if (d.read !== undefined) parts.push(d.read ? "marked read" : "marked unread");
+  if (d.flagged !== undefined) parts.push(d.flagged ? "flagged" : "unflagged");
+  if (d.labels?.add.length) parts.push(`labels added ${d.labels.add.join(", ")}`);
+  if (d.labels?.remove.length) parts.push(`labels removed ${d.labels.remove.join(", ")}`);
   if (d.moved?.length) parts.push(`new uids ${d.moved.map((m) => m.new_uid ?? "?").join(", ")}`);
+  if (d.replaced) parts.push(`replaced uid ${d.replaced.uid} by uid ${d.replaced.new_uid ?? "?"}`);
   if (d.message_id) parts.push(`Message-ID ${d.message_id}`);
   if (d.rejected?.length) parts.push(`refused by the server: ${d.rejected.join(", ")}`);
   if (d.error) parts.push(`error: ${d.error}`);
@@ -58,7 +66,8 @@ const when = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T"
 export function formatActivity(rows: ActivityRow[]): string {
   if (rows.length === 0) return "No activity recorded for that selection (rows are kept 90 days).\n";
   const tool = Math.max(...rows.map((r) => r.tool.length));
-  return rows.map((r) => `${when(r.at)}  ${r.grantId.slice(0, SHORT_ID)}  ${r.tool.padEnd(tool)}  ${r.outcome.padEnd(5)}  ${describeDetails(r.details)}\n`).join("");
+  // Details carry what an app sent (folder names, recipients, error lines): printable, never raw (./printable.ts).
+  return rows.map((r) => printable(`${when(r.at)}  ${r.grantId.slice(0, SHORT_ID)}  ${r.tool.padEnd(tool)}  ${r.outcome.padEnd(5)}  ${describeDetails(r.details)}`) + "\n").join("");
 }
 
 export async function activityVerb(store: Store, config: Config, opts: ActivityOptions, out: Out): Promise<void> {

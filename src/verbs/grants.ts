@@ -5,6 +5,7 @@ import { WRITE_SCOPE } from "../scopes.ts";
 import { SEND_POLICY_LABELS } from "../send-policy.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
+import { printable, printableLines } from "./printable.ts";
 import { utcMinute, VerbError, type Out } from "./verb-args.ts";
 
 /** How many characters of a grant id are shown; revoke accepts any unique prefix of at least MIN_PREFIX. */
@@ -32,7 +33,8 @@ function mailbox(g: GrantSummary): string {
 
 export function formatGrants(grants: GrantSummary[], config: Config): string {
   if (grants.length === 0) return "No live grants: no app has access to a mailbox on this server.\n";
-  const blocks = grants.map((g) => [
+  // The mailbox label was typed on the setup form and a client's name by whoever registered it: printable (./printable.ts).
+  const blocks = grants.map((g) => printableLines([
     `${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`,
     `  client     ${clientLine(g, config)}`,
     `  scope      ${scopeText(g.scope)}`,
@@ -40,7 +42,7 @@ export function formatGrants(grants: GrantSummary[], config: Config): string {
     `  created    ${utcMinute(g.createdAt)}`,
     `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
     `  expires    ${utcMinute(g.expiresAt)}`,
-  ].join("\n"));
+  ]));
   return `${grants.length} live grant${grants.length === 1 ? "" : "s"}:\n\n${blocks.join("\n\n")}\n`;
 }
 
@@ -82,7 +84,7 @@ export async function grantsVerb(store: Store, config: Config, json: boolean, ou
 export async function revokeVerb(store: Store, config: Config, what: string, command: string, out: Out): Promise<void> {
   const chosen = pickGrants(await store.admin.list(), what, command);
   await store.admin.revoke(chosen.map((g) => g.id));
-  for (const g of chosen) out(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}\n`);
+  for (const g of chosen) out(`${printable(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`)}\n`);
   out("Their stored credentials are destroyed and their access tokens no longer work. A running server on this store\n" +
     "ends their sessions and mail connections within 2 seconds. The apps must sign in again to get access back.\n");
 }

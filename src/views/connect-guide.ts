@@ -3,6 +3,7 @@
 // shortest path that works with this configuration (README "Connecting MCP clients"; docs/oauth.md
 // §9 says why Claude Code needs open registration). `code` spans are marked with backticks; the
 // text rendering drops them.
+import { describeAllowedMailboxes, type AllowedMailboxes } from "../allowed-mailboxes.ts";
 
 export interface GuideClient {
   /** e.g. "Claude.ai (Settings → Connectors → Add custom connector)". */
@@ -17,6 +18,8 @@ export interface ConnectGuide {
   secret: string;
   secretShown: boolean;
   openRegistration: boolean;
+  /** Whose mailboxes may be connected, in words; only for `mailbox-mcp client` (the front door never shows it). */
+  mailboxes: string | null;
   note: string;
   clients: GuideClient[];
 }
@@ -28,6 +31,8 @@ export interface GuideSettings {
   clientSecret: string | null;
   openRegistration: boolean;
   extraRedirectUris: string[];
+  /** Given only to `mailbox-mcp client`: the operator may see the list, the public front door not. */
+  allowedMailboxes?: AllowedMailboxes | null;
 }
 
 /** Where the secret is when a page must not show it. */
@@ -35,6 +40,8 @@ export const SECRET_ELSEWHERE = "run `mailbox-mcp client` on the server (from a 
 const CHATGPT_CALLBACK = "https://chatgpt.com/connector_platform_oauth_redirect";
 
 const INSPECTOR = "MCP Inspector (`npx @modelcontextprotocol/inspector`)";
+/** Open registration lets anyone register an app, so the owner must say whose mailboxes are served (docs/oauth.md §10). */
+const ALLOWLIST_HINT = "`MAILBOX_MCP_ALLOWED_MAILBOXES` (whose mailboxes it serves: your address, `@your-domain`, your mail host, or `*` for anyone)";
 
 function openClients(s: GuideSettings, mcp: string): GuideClient[] {
   const chatgpt = s.extraRedirectUris.includes(CHATGPT_CALLBACK) ? "(already set here)" : "(not set yet: add it, and restart the server)";
@@ -70,7 +77,7 @@ function closedClients(s: GuideSettings, mcp: string, secret: string): GuideClie
     { title: "Claude Code: needs open registration", steps: [
       "Claude Code registers itself whenever the server's metadata has no registration_endpoint, even when given --client-id, " +
         "and stops with \"Incompatible auth server: does not support dynamic client registration\".",
-      `Start the server with \`--open-registration\` (\`MAILBOX_MCP_OPEN_REGISTRATION=true\`), then run \`claude mcp add --transport http mailbox ${mcp}\`.`,
+      `Start the server with \`--open-registration\` (\`MAILBOX_MCP_OPEN_REGISTRATION=true\`) and ${ALLOWLIST_HINT}, then run \`claude mcp add --transport http mailbox ${mcp}\`.`,
     ] },
     { title: INSPECTOR, steps: [
       "Open `http://localhost:6274` (not the 127.0.0.1 address its banner prints: only the localhost callback is allowed).",
@@ -78,7 +85,7 @@ function closedClients(s: GuideSettings, mcp: string, secret: string): GuideClie
       `Under Settings ▸ OAuth Settings (Inspector 1.x: Authentication) set Client ID \`${s.clientId}\` and Client Secret \`${secret}\`.`,
       "In direct (browser) mode also start the server with `MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274`.",
     ] },
-    { title: "ChatGPT and VS Code", steps: ["They register themselves: start the server with `--open-registration`."] },
+    { title: "ChatGPT and VS Code", steps: [`They register themselves: start the server with \`--open-registration\` and ${ALLOWLIST_HINT}.`] },
   ];
 }
 
@@ -91,10 +98,17 @@ export function connectGuide(s: GuideSettings): ConnectGuide {
     secret: s.clientSecret ?? SECRET_ELSEWHERE,
     secretShown: s.clientSecret !== null,
     openRegistration: s.openRegistration,
+    mailboxes: s.allowedMailboxes === undefined ? null : mailboxesText(s.allowedMailboxes, s.openRegistration),
     note: `The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${s.baseUrl}): ` +
       "clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).",
     clients: s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret),
   };
+}
+
+function mailboxesText(list: AllowedMailboxes | null, openRegistration: boolean): string {
+  if (list !== null) return describeAllowedMailboxes(list);
+  return openRegistration ? "not set: `serve` refuses to start with open registration until MAILBOX_MCP_ALLOWED_MAILBOXES is set"
+    : "any (not set; only the configured client can sign in)";
 }
 
 const plain = (s: string) => s.replaceAll("`", "");
@@ -103,11 +117,12 @@ const plain = (s: string) => s.replaceAll("`", "");
 export function guideText(g: ConnectGuide): string {
   const registration = g.openRegistration
     ? "on: clients that register themselves need only the URL"
-    : "off (start with --open-registration for Claude Code, ChatGPT and VS Code)";
+    : "off (start with --open-registration and MAILBOX_MCP_ALLOWED_MAILBOXES for Claude Code, ChatGPT and VS Code)";
   const head = [
     "mailbox-mcp client settings", "",
     `  MCP server URL    : ${g.mcpUrl}`,
     `  Open registration : ${registration}`,
+    ...(g.mailboxes === null ? [] : [`  Mailboxes allowed : ${plain(g.mailboxes)}`]),
     `  Client ID         : ${g.clientId}`,
     `  Client secret     : ${plain(g.secret)}`, "",
     plain(g.note), "",

@@ -10,6 +10,8 @@ main{max-width:34rem;margin:0 auto;padding:1.25rem 1rem 3rem}
 h1{font-size:1.4rem;line-height:1.25;margin:0 0 .75rem}
 p{margin:.5rem 0}
 .who{background:#eef6ff;border:1px solid #b6d4fe;border-radius:8px;padding:.6rem .8rem}
+.declared-line{font-size:.95rem;margin:.6rem 0}
+q.declared{quotes:"\\201C" "\\201D";font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#fff8c5;border:1px dashed #9a6700;border-radius:4px;padding:0 .25rem;overflow-wrap:anywhere}
 .error{background:#fff1f0;border:1px solid #ffa39e;color:#a8071a;border-radius:8px;padding:.6rem .8rem}
 label{display:block;font-weight:600;margin:1rem 0 .3rem}
 .opt{font-weight:400;color:#57606a}

@@ -9,6 +9,7 @@ import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
 import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
+import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
@@ -159,20 +160,26 @@ function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProp
 const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only continue if you started this from that app.`;
 
 /**
- * Names who is asking. A registered client's name is whatever it sent, so it is shown as self-declared
- * (and escaped); the redirect host is what the person can rely on: the code goes there.
+ * Names who is asking. The page's own sentence names only the redirect host, the thing the person can
+ * rely on: the code goes there. A registered client's name is whatever it sent, so it is never part of
+ * that sentence: it comes after, in its own line and box, quoted by the page, its own quotation marks
+ * neutralised and cut to 64 characters (./declared-name.ts), and said to be unchecked — so a name
+ * written to look like the page ("returning to claude.ai … ✓ Verified app") cannot pass for it.
  */
 function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
     ? <span class="opt"> (an app on this computer)</span> : "";
-  if (!client.registered) {
-    return (<p class="who"><strong safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>) as string;
-  }
-  const name = client.name
-    ? <><strong safe>“{client.name}”</strong> <span class="opt">(a self-declared name, not verified)</span></>
-    : "An app that gave no name";
+  const sentence = <p class="who"><strong class="host" safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>;
+  if (!client.registered) return sentence as string;
+  const declared = client.name
+    ? <>The app calls itself <q class="declared" safe>{declaredName(client.name)}</q>.</>
+    : "The app gave no name.";
   return (
-    <p class="who">{name}, returning to <strong safe>{redirectHost}</strong>{local}, {asksTo(asks)}</p>
+    <>
+      {sentence}
+      <p class="declared-line">{declared} <span class="opt">Apps register themselves here under any name they like;
+        this server has not checked it. Go by the address above.</span></p>
+    </>
   ) as string;
 }
 

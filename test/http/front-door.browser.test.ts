@@ -3,26 +3,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
-import { launchChromium } from "../support/browser.ts";
-import { freePort } from "../support/ports.ts";
-import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testApp } from "../support/app.ts";
+import { startBrowserApp, type BrowserApp } from "../support/browser.ts";
+import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/app.ts";
 
 let base: string;
-let server: ReturnType<typeof testApp>;
+let server: BrowserApp["server"];
 let browser: Browser;
+let running: BrowserApp | undefined;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://localhost:${port}`;
-  server = testApp({ baseUrl: base, version: "9.8.7" });
-  server.app.listen({ port, hostname: "127.0.0.1" });
-  browser = await launchChromium();
+  running = await startBrowserApp({ version: "9.8.7" });
+  ({ base, server, browser } = running);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.app.stop(true);
-}, 30_000);
+afterAll(() => running?.stop(), 30_000);
 
 describe("GET /", () => {
   test("in Chromium: running, version, MCP URL, each client's steps, /health; no secret, no CSP violation", async () => {

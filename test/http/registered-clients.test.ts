@@ -67,15 +67,15 @@ describe("authorize: a registered client's redirect URI", () => {
 });
 
 describe("the setup form names who is asking", () => {
-  test("the self-declared name, escaped and marked, and the redirect host", async () => {
+  test("the self-declared name, escaped, quoted by the page and marked unchecked, and the redirect host", async () => {
     const t = on();
     const c = await registerOk(t.app, { client_name: "<script>alert(1)</script> Mail & Co" });
     const res = await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: "http://localhost:40001/callback" }));
     const html = await res.text();
-    expect(html).toContain("“&lt;script&gt;alert(1)&lt;/script&gt; Mail &amp; Co”");
+    expect(html).toContain('<q class="declared">&lt;script&gt;alert(1)&lt;/script&gt; Mail &amp; Co</q>');
     expect(html).not.toContain("<script>alert(1)");
-    expect(html).toContain("self-declared");
-    expect(html).toContain("<strong>localhost:40001</strong>");
+    expect(html).toContain("this server has not checked it");
+    expect(html).toContain('<strong class="host">localhost:40001</strong>');
     expect(html).toContain("an app on this computer");
   });
 
@@ -83,10 +83,10 @@ describe("the setup form names who is asking", () => {
     const t = on();
     const c = await registerOk(t.app, { client_name: undefined });
     const unnamed = await (await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: LOOPBACK }))).text();
-    expect(unnamed).toContain("An app that gave no name");
+    expect(unnamed).toContain("The app gave no name.");
     const configured = await (await authorize(t.app, authorizeQuery(newVerifier()))).text();
-    expect(configured).not.toContain("self-declared");
-    expect(configured).toContain("<strong>localhost:6274</strong>");
+    expect(configured).not.toContain("has not checked");
+    expect(configured).toContain('<strong class="host">localhost:6274</strong>');
   });
 
   test("the form shown again after a wrong password still names the client", async () => {
@@ -96,7 +96,7 @@ describe("the setup form names who is asking", () => {
     const page = await authorize(t.app, authorizeQuery(newVerifier(), { client_id: c.client_id, redirect_uri: LOOPBACK }));
     const res = await postForm(t.app, "/oauth/connect", aliceFields(h, formIds(await page.text()), { password: "wrong" }));
     expect(res.status).toBe(401);
-    expect(await res.text()).toContain("“Claude Code”");
+    expect(await res.text()).toContain('<q class="declared">Claude Code</q>');
   });
 });
 
@@ -111,6 +111,31 @@ describe("token: registered clients", () => {
     expect(res.status).toBe(200);
     const { access_token } = (await res.json()) as { access_token: string };
     expect((await t.grants.findToken(access_token))).not.toBeNull();
+  });
+
+  test("replaying a public client's used code revokes its token only with the PKCE verifier (RFC 6749 §10.5)", async () => {
+    const t = on();
+    const c = await registerOk(t.app);
+    const { code, verifier } = await codeFor(t, c, LOOPBACK);
+    const { access_token } = (await (await tokenFor(t, c, code, verifier, LOOPBACK)).json()) as { access_token: string };
+    // Someone who saw the used code (a log, the history) but never had the verifier: refused, and the
+    // person's token lives on. Before, this replay revoked it.
+    for (const guess of [newVerifier(), newVerifier()]) expect((await tokenFor(t, c, code, guess, LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).not.toBeNull();
+    // The client itself replaying (it holds the verifier): the code leaked, so the token goes.
+    expect((await tokenFor(t, c, code, verifier, LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).toBeNull();
+  });
+
+  test("a confidential client's replay revokes with its secret, whatever the verifier", async () => {
+    const t = on();
+    const c = await registerOk(t.app, { token_endpoint_auth_method: "client_secret_post" });
+    const { code, verifier } = await codeFor(t, c, LOOPBACK);
+    const { access_token } = (await (await tokenFor(t, c, code, verifier, LOOPBACK)).json()) as { access_token: string };
+    expect((await tokenFor(t, c, code, newVerifier(), LOOPBACK, { client_secret: "wrong".repeat(10) })).status).toBe(401);
+    expect(await t.grants.findToken(access_token)).not.toBeNull();
+    expect((await tokenFor(t, c, code, newVerifier(), LOOPBACK)).status).toBe(400);
+    expect(await t.grants.findToken(access_token)).toBeNull();
   });
 
   test("a code is bound to its client (RFC 6749 §4.1.3): another client cannot redeem it", async () => {

@@ -1,11 +1,12 @@
 // HTML → text: the options (letter case, tables, images), the cheap stripper, the worker pool's
-// budget, and the bound on what the converter is given. Real worker threads, no servers.
+// budget, and the bound on what the converter is given. Real helper processes, no servers
+// (their fairness and memory ceiling: content-helpers.test.ts).
 import { afterAll, describe, expect, test } from "bun:test";
 import { HtmlConverter } from "../../src/mail/content/html-text/converter.ts";
 import { htmlToText, MIN_HTML_BOUND } from "../../src/mail/content/html-text/convert.ts";
 import { stripTags } from "../../src/mail/content/html-text/strip.ts";
 
-const converter = new HtmlConverter({ workers: 1, budgetMs: 20_000, idleMs: 5_000 });
+const converter = new HtmlConverter({ processes: 1, budgetMs: 20_000, idleMs: 5_000 });
 afterAll(() => converter.close());
 
 const wideTable = (cells: number) => `<table><tr>${"<td>x</td>".repeat(cells)}</tr></table>`;
@@ -39,9 +40,9 @@ describe("stripTags", () => {
   });
 });
 
-describe("the worker pool", () => {
-  test("a conversion over its budget is abandoned and its worker replaced", async () => {
-    expect(await converter.convert(wideTable(400_000), 1)).toEqual({ ok: false, reason: "timeout" });
+describe("the helper processes", () => {
+  test("a conversion over its budget is abandoned and its helper replaced", async () => {
+    expect(await converter.convert(wideTable(400_000), "t", 1)).toEqual({ ok: false, reason: "timeout" });
     expect(await converter.convert("<p>after</p>")).toEqual({ ok: true, text: "after" });
   });
 
@@ -50,20 +51,12 @@ describe("the worker pool", () => {
     expect(await converter.convert("<b>still fine</b>")).toEqual({ ok: true, text: "still fine" });
   });
 
-  test("queued work is bounded by the same budget", async () => {
-    const one = new HtmlConverter({ workers: 1, budgetMs: 20_000, idleMs: 1_000 });
-    const slow = one.convert(wideTable(400_000), 300);
-    const queued = one.convert("<p>waiting</p>", 1); // its budget ends while the slow one still runs
-    expect(await queued).toEqual({ ok: false, reason: "timeout" });
-    expect(await slow).toEqual({ ok: false, reason: "timeout" });
-    one.close();
-  });
 });
 
 describe("htmlToText: bounded work, a stripped fallback with a note", () => {
   test("past the budget: tag-stripped text, cut near max_chars, and a note", async () => {
-    const tight = new HtmlConverter({ workers: 1, budgetMs: 1, idleMs: 1_000 });
-    const r = await htmlToText(wideTable(400_000), 1_000, tight);
+    const tight = new HtmlConverter({ processes: 1, budgetMs: 1, idleMs: 1_000 });
+    const r = await htmlToText(wideTable(400_000), 1_000, { owner: "t", html: tight });
     expect(r.text.startsWith("x x x")).toBe(true);
     expect(r.text.length).toBeLessThanOrEqual(2_100);
     expect(r.note).toMatch(/too complex to convert to text in time; it is shown with its tags stripped/);
@@ -72,11 +65,11 @@ describe("htmlToText: bounded work, a stripped fallback with a note", () => {
 
   test("only max(4 × max_chars, 64 KB) of HTML is converted; the rest is stripped when the text is short", async () => {
     const styled = `<p style="${"x".repeat(MIN_HTML_BOUND)}">first</p>` + "<p>more text</p>".repeat(100);
-    const r = await htmlToText(styled, 1_000, converter);
+    const r = await htmlToText(styled, 1_000, { owner: "t", html: converter });
     expect(r.text.startsWith("first")).toBe(true);
     expect(r.text).toContain("more text");
     expect(r.note).toMatch(/the rest is shown with its tags stripped/);
-    const small = await htmlToText("<h2>Short One</h2>", 1_000, converter);
+    const small = await htmlToText("<h2>Short One</h2>", 1_000, { owner: "t", html: converter });
     expect(small).toEqual({ text: "Short One", note: null });
   });
 });

@@ -7,7 +7,7 @@ import { encodedCap, fetchCap, MAX_FETCH } from "../../src/mail/read/attachment/
 import { kindOf } from "../../src/mail/read/attachment/kinds.ts";
 import { tinyPdf } from "../support/pdf.ts";
 
-const extractor = new PdfExtractor({ workers: 1, budgetMs: 20_000, idleMs: 1_000 });
+const extractor = new PdfExtractor({ processes: 1, budgetMs: 20_000, idleMs: 1_000 });
 afterAll(() => extractor.close());
 
 describe("PdfExtractor", () => {
@@ -28,7 +28,7 @@ describe("PdfExtractor", () => {
   });
 
   test("over the budget: timeout, the worker is terminated, and the next job still works", async () => {
-    const hasty = new PdfExtractor({ workers: 1, budgetMs: 1, idleMs: 1_000 });
+    const hasty = new PdfExtractor({ processes: 1, budgetMs: 1, idleMs: 1_000 });
     try {
       expect(await hasty.extract(tinyPdf([["slow"]]), 100)).toEqual({ kind: "timeout" });
       expect(await extractor.extract(tinyPdf([["after"]]), 100)).toMatchObject({ kind: "text", text: "after" });

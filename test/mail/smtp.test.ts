@@ -86,6 +86,22 @@ describe("SmtpPool.send", () => {
     expect(err.message).toContain("localhost:1");
   });
 
+  test("a send that comes after the token's revocation is refused before any byte goes out", async () => {
+    const before = { data: h.smtp.dataCommands, messages: h.smtp.messages.length };
+    const others = pool.size;
+    await send("smtp-revoked", alice, await message("bob@example.test")); // a live transport to revoke
+    pool.revoke("smtp-revoked");
+    expect(pool.size).toBe(others);
+    const err = await rejection(send("smtp-revoked", alice, await message("bob@example.test")));
+    expect(err.kind).toBe("auth");
+    expect(err.message).toMatch(/revoked.*not sent/);
+    expect(pool.size).toBe(others); // no transport was made for it
+    expect(h.smtp.dataCommands).toBe(before.data + 1);
+    expect(h.smtp.messages.length).toBe(before.messages + 1);
+    // Another token is untouched.
+    expect((await send(TOKEN, alice, await message("bob@example.test"))).accepted).toEqual(["bob@example.test"]);
+  });
+
   test("timeouts and TLS failures are named", () => {
     expect(smtpError(Object.assign(new Error("Greeting never received"), { code: "ETIMEDOUT" }), alice).kind).toBe("timeout");
     expect(smtpError(Object.assign(new Error("wrong version number"), { code: "ETLS" }), alice).kind).toBe("tls");

@@ -41,10 +41,10 @@ describe("mark_as_read", () => {
   test("flips \\Seen both ways and reports unknown UIDs", async () => {
     const { folder, uids } = await seedFolder("W5-mark", 3);
     const res = await markRead(aliceImap, folder, [uids[0]!, uids[1]!, 9999], true);
-    expect(res).toEqual({ updated: 2, missing: [9999] });
+    expect(res).toEqual({ folder, updated: 2, missing: [9999] });
     const seen = async () => (await findBySubject(aliceImap, folder, "seed")).filter((m) => m.flags.has("\\Seen")).map((m) => m.uid).sort((a, b) => a - b);
     expect(await seen()).toEqual([uids[0]!, uids[1]!]);
-    expect(await markRead(aliceImap, folder, [uids[0]!], false)).toEqual({ updated: 1, missing: [] });
+    expect(await markRead(aliceImap, folder, [uids[0]!], false)).toEqual({ folder, updated: 1, missing: [] });
     expect(await seen()).toEqual([uids[1]!]);
   });
 

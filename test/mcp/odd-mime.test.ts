@@ -69,7 +69,8 @@ describe("MIME as a careful mail client reads it", () => {
     const e = res.structuredContent as { subject: string; body_text: string; body_note: string };
     expect(e.subject).toBe("deep");
     expect(e.body_text).toBe("deep text");
-    expect(e.body_note).toMatch(/could not be converted to text; it is shown with its tags stripped/);
+    // Overflowing the stack takes the converter ~1-2 s: on a loaded machine its 2 s budget may end first.
+    expect(e.body_note).toMatch(/(could not be converted to text|too complex to convert to text in time); it is shown with its tags stripped/);
     expect(textOf(res)).toContain(`(${e.body_note})`);
   });
 

@@ -50,10 +50,9 @@ describe("MCP Inspector in headless Chromium, registration on", () => {
     const authorizeUrl = new URL(page.url());
     expect(authorizeUrl.searchParams.get("client_id")).toMatch(/^dyn-/);
     expect(authorizeUrl.searchParams.get("redirect_uri")).toBe(`${inspector.origin}/oauth/callback`);
-    const who = await page.textContent(".who");
-    expect(who).toContain("“MCP Inspector”");
-    expect(who).toContain("self-declared");
-    expect(who).toContain(new URL(inspector.origin).host);
+    expect(await page.textContent(".who .host")).toBe(new URL(inspector.origin).host);
+    expect(await page.textContent("q.declared")).toBe("MCP Inspector");
+    expect(await page.textContent(".declared-line")).toContain("has not checked it");
 
     const alice = h.dovecot.users.alice;
     await page.selectOption("#provider", "custom");

@@ -91,8 +91,8 @@ describe("official SDK client with open registration and no client information",
     expect(info.token_endpoint_auth_method).toBe("none");
 
     // The form named the self-declared client and the loopback host; the 303 went there with the state.
-    expect(provider.formHtml).toContain("“SDK registration test”");
-    expect(provider.formHtml).toContain("self-declared");
+    expect(provider.formHtml).toContain('<q class="declared">SDK registration test</q>');
+    expect(provider.formHtml).toContain("this server has not checked it");
     expect(provider.callback!.origin + provider.callback!.pathname).toBe(CALLBACK);
     expect(provider.callback!.searchParams.get("state")).toBe(provider.stateValue);
 
@@ -126,7 +126,7 @@ describe("official SDK client with open registration and no client information",
     seen.length = 0;
     expect(await auth(provider, { serverUrl: mcpUrl, fetchFn: recordingFetch })).toBe("REDIRECT");
     expect(seen.some((s) => s.url === `${baseUrl}/oauth/register`)).toBe(false);
-    expect(provider.formHtml).not.toContain("self-declared");
+    expect(provider.formHtml).not.toContain("has not checked");
     const code = provider.callback!.searchParams.get("code")!;
     expect(await auth(provider, { serverUrl: mcpUrl, authorizationCode: code, fetchFn: recordingFetch })).toBe("AUTHORIZED");
     const tokenCall = seen.find((s) => s.url === `${baseUrl}/oauth/token`)!;

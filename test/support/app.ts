@@ -34,6 +34,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: null,
     openRegistration: false,
     sendLimits: { perHour: 30, perDay: 200 },
+    allowedMailboxes: null,
     version: "0.0.0-test",
     ...overrides,
   };

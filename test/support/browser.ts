@@ -1,7 +1,9 @@
 // Headless Chromium for page tests, and a real callback server for the OAuth redirect (Playwright's
 // route() does not see the request that follows a redirect). Same flags as the setup form's test.
 import { chromium, type Browser } from "playwright-core";
+import type { Config } from "../../src/config.ts";
 import { REDIRECT } from "../oauth/flow.ts";
+import { testApp } from "./app.ts";
 import { freePort } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
 
@@ -34,4 +36,28 @@ export async function startCallbackServer(): Promise<CallbackServer> {
     const redirect = `http://localhost:${port}/oauth/callback`;
     return { redirect, extra: [redirect], stop: () => server.stop(true) };
   }
+}
+
+export interface BrowserApp {
+  /** http://localhost:PORT, the app's {base_url}. */
+  base: string;
+  server: ReturnType<typeof testApp>;
+  browser: Browser;
+  stop(): Promise<void>;
+}
+
+/** The real app listening on a free loopback port (base URL set to it), and Chromium to look at it. */
+export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<BrowserApp> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const server = testApp({ baseUrl: base, ...overrides });
+  server.app.listen({ port, hostname: "127.0.0.1" });
+  const browser = await launchChromium();
+  return {
+    base, server, browser,
+    async stop() {
+      await browser.close();
+      await server.app.stop(true);
+    },
+  };
 }

@@ -2,6 +2,7 @@
 // LIST, SELECT/EXAMINE, SEARCH, FETCH, NOOP, LOGOUT) over a 3-message INBOX, that can misbehave on
 // cue: refuse the login, never answer, or drop the connection in the middle of a FETCH.
 import { createServer, type Server, type Socket } from "node:net";
+import { GMAIL_CAPS, gmailHandlers, type GmailState } from "./fake-gmail.ts";
 
 export interface Script {
   /** Send the greeting (false: accept the TCP connection and stay silent). */
@@ -21,6 +22,10 @@ export interface Script {
   part?: { declared: number; content: string };
   /** Octets of part content sent so far. */
   partBytesSent?: number;
+  /** The PERMANENTFLAGS list SELECT reports, e.g. "\\Seen \\Flagged $Work" (no \\*: no new keywords); none when unset. */
+  permanentFlags?: string;
+  /** Speak Gmail's dialect (./fake-gmail.ts): X-GM-LABELS, [Gmail]/ folders, MOVE with COPYUID. */
+  gmail?: GmailState;
 }
 
 export interface FakeImap {
@@ -40,7 +45,7 @@ export interface FakeImap {
   stop(): Promise<void>;
 }
 
-const CAPS = "IMAP4rev1";
+const PLAIN_CAPS = "IMAP4rev1";
 const MESSAGES = [1, 2, 3];
 
 function fetchLine(n: number, script: Script = {}): string {
@@ -56,7 +61,13 @@ type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
 
 // Each handler writes its answer; returning true means "the script took over" (hang or drop).
 function handlers(script: Script): Record<string, Reply> {
+  const base = plainHandlers(script);
+  return script.gmail ? { ...base, ...gmailHandlers(script.gmail, (n) => fetchLine(n, script)) } : base;
+}
+
+function plainHandlers(script: Script): Record<string, Reply> {
   let fetches = 0;
+  const CAPS = script.gmail ? GMAIL_CAPS : PLAIN_CAPS;
   return {
     CAPABILITY: (s, tag) => void s.write(`* CAPABILITY ${CAPS}\r\n${tag} OK done\r\n`),
     LOGIN: (s, tag) => {
@@ -68,7 +79,7 @@ function handlers(script: Script): Record<string, Reply> {
       if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
       s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${tag} OK done\r\n`);
     },
-    SELECT: (s, tag) => void s.write(selectReply(tag)),
+    SELECT: (s, tag) => void s.write(selectReply(tag, script.permanentFlags)),
     EXAMINE: (s, tag) => void s.write(selectReply(tag).replace("[READ-WRITE]", "[READ-ONLY]")),
     SEARCH: (s, tag) => void s.write(`* SEARCH ${MESSAGES.join(" ")}\r\n${tag} OK done\r\n`),
     FETCH: (s, tag, args) => {
@@ -116,15 +127,16 @@ function inSet(set: string): (n: number) => boolean {
   return (n) => ranges.some(([a = 0, b = a]) => n >= Math.min(a, b) && n <= Math.max(a, b));
 }
 
-function selectReply(tag: string): string {
-  return `* ${MESSAGES.length} EXISTS\r\n* 0 RECENT\r\n* FLAGS (\\Seen \\Flagged)\r\n* OK [UIDVALIDITY 7] ok\r\n` +
+function selectReply(tag: string, permanentFlags?: string): string {
+  const permanent = permanentFlags === undefined ? "" : `* OK [PERMANENTFLAGS (${permanentFlags})] ok\r\n`;
+  return `* ${MESSAGES.length} EXISTS\r\n* 0 RECENT\r\n* FLAGS (\\Seen \\Flagged)\r\n${permanent}* OK [UIDVALIDITY 7] ok\r\n` +
     `* OK [UIDNEXT ${MESSAGES.length + 1}] ok\r\n${tag} OK [READ-WRITE] done\r\n`;
 }
 
 function serve(socket: Socket, script: Script, received: Record<string, number>): void {
   socket.on("error", () => {});
   if (script.greet === false) return;
-  socket.write(`* OK [CAPABILITY ${CAPS}] fake ready\r\n`);
+  socket.write(`* OK [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
   const table = handlers(script);
   let buffer = "";
   socket.on("data", (chunk) => {

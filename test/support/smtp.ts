@@ -42,6 +42,15 @@ export interface SmtpServer {
    * server answers 250, until the returned function is called: a send caught in flight.
    */
   pause(): () => void;
+  /**
+   * Holds the next RCPT TO's answer until released (`holdRcpt()`), so a test can act while a client
+   * waits before DATA. `held` is true while one waits.
+   */
+  holdRcpt(): { held: () => boolean; release: () => void };
+  /** DATA commands that reached the server (whether or not the message was then accepted). */
+  dataCommands: number;
+  /** SMTP connections that have ended. */
+  closedConnections: number;
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -54,6 +63,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
   let stopping: Promise<void> | undefined;
+  let rcptHold: { gate: Promise<void>; held: boolean } | undefined;
 
   let held: Promise<void> = Promise.resolve();
   const state: SmtpServer = {
@@ -70,10 +80,20 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
         release();
       };
     },
+    holdRcpt() {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => { release = resolve; });
+      const hold = { gate, held: false };
+      rcptHold = hold;
+      return { held: () => hold.held, release: () => { if (rcptHold === hold) rcptHold = undefined; release(); } };
+    },
+    dataCommands: 0,
+    closedConnections: 0,
     reset() {
       state.messages.length = 0;
       state.rejectRecipients.clear();
       state.failNext = undefined;
+      rcptHold = undefined;
     },
     stop: () => (stopping ??= new Promise<void>((resolve) => server.close(() => resolve()))),
   };
@@ -93,6 +113,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, cb: (e?: Error | null) => void) => {
+    state.dataCommands++;
     const chunks: Buffer[] = [];
     stream.on("data", (c: Buffer) => chunks.push(c));
     stream.on("end", async () => {
@@ -122,11 +143,18 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
     closeTimeout: 1000,
     onAuth,
     onMailFrom: (_a, _s, cb) => cb(takeFault("mail")),
-    onRcptTo: (addr, _s, cb) => {
+    onRcptTo: async (addr, _s, cb) => {
+      const hold = rcptHold;
+      if (hold) {
+        hold.held = true;
+        await hold.gate;
+        hold.held = false;
+      }
       if (state.rejectRecipients.has(addr.address.toLowerCase())) return cb(smtpError(550, `5.1.1 <${addr.address}>: Recipient address rejected`));
       cb(takeFault("rcpt"));
     },
     onData,
+    onClose: () => { state.closedConnections++; },
   });
 
   // smtp-server re-emits socket errors (e.g. a client hanging up) on itself; unheard they would crash the run.

@@ -2,6 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { connectGuide, guideText, type GuideSettings } from "../../src/views/connect-guide.ts";
 import { FrontDoor } from "../../src/views/front-door.tsx";
+import { parseAllowedMailboxes, type AllowedMailboxes } from "../../src/allowed-mailboxes.ts";
+import { testApp } from "../support/app.ts";
 
 const settings = (over: Partial<GuideSettings> = {}): GuideSettings =>
   ({ baseUrl: "https://m.example", clientId: "cid", clientSecret: "s3cret-value-0123456789", openRegistration: false, extraRedirectUris: [], ...over });
@@ -40,5 +42,20 @@ describe("connect guide", () => {
     expect(text).toContain("Open registration : off");
     expect(text).toContain("Claude Code: needs open registration");
     expect(text).toContain("does not support dynamic client registration");
+  });
+
+  test("whose mailboxes: in the client text for the owner, never on the public front door; registration needs the list", async () => {
+    const allowedMailboxes = parseAllowedMailboxes("me@example.com,@example.org") as AllowedMailboxes;
+    const text = guideText(connectGuide(settings({ openRegistration: true, allowedMailboxes })));
+    expect(text).toContain("Mailboxes allowed : me@example.com, @example.org");
+    expect(guideText(connectGuide(settings({ openRegistration: true, allowedMailboxes: null })))).toContain("Mailboxes allowed : not set: serve refuses to start");
+    const off = guideText(connectGuide(settings({ allowedMailboxes: null })));
+    expect(off).toContain("--open-registration and MAILBOX_MCP_ALLOWED_MAILBOXES");
+    const { app } = testApp({ openRegistration: true, allowedMailboxes });
+    for (const accept of ["text/html", "application/json"]) {
+      const page = await (await app.handle(new Request("http://localhost/", { headers: { accept } }))).text();
+      expect(page).toContain("/mcp");
+      expect(page).not.toContain("example.org");
+    }
   });
 });

@@ -13,7 +13,8 @@ import { html, jsonNoStore } from "../responses.ts";
 export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "extraRedirectUris" | "version">;
 
 export function frontDoorRoutes(config: FrontDoorOptions) {
-  const guide = connectGuide({ ...config, clientSecret: null });
+  // Never the secret, nor whose mailboxes are allowed: this page is public.
+  const guide = connectGuide({ ...config, clientSecret: null, allowedMailboxes: undefined });
   const healthUrl = `${config.baseUrl}/health`;
   const doc = {
     status: "running", service: "mailbox-mcp", version: config.version, mcp_url: guide.mcpUrl, health_url: healthUrl,

@@ -25,7 +25,7 @@ import { html, jsonNoStore, noStore, seeOther } from "../responses.ts";
 
 /** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
 export interface SetupRouteOptions {
-  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy">;
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   store: Pick<Store, "grants" | "pending">;
   /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */

@@ -28,6 +28,7 @@ export interface ComposeInput {
 export interface Composed {
   messageId: string;
   subject: string;
+  recipients: Recipients;
   /** With the Bcc header: the copy filed in Drafts or Sent, so the sender still sees who was Bcc'd. */
   stored: Buffer;
   /** Without Bcc: what goes over SMTP, so Bcc recipients stay hidden from the others. */
@@ -64,7 +65,10 @@ export async function composeMessage(input: ComposeInput): Promise<Composed> {
     subject: input.subject,
     text: input.text ?? (input.html === undefined ? "" : undefined),
     html: input.html,
-    attachments: input.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType, contentDisposition: "attachment" })),
+    attachments: input.attachments?.map((a) => ({
+      filename: a.filename, content: a.content, contentType: a.contentType, contentDisposition: "attachment" as const,
+      ...(isMessage(a.contentType) ? { contentTransferEncoding: messageEncoding(a.content) } : {}),
+    })),
     inReplyTo: input.inReplyTo,
     references: input.references?.length ? input.references : undefined,
     messageId,
@@ -81,7 +85,25 @@ export async function composeMessage(input: ComposeInput): Promise<Composed> {
   };
   const stored = await build(true);
   const wire = input.recipients.bcc.length ? await build(false) : stored; // without Bcc they are identical
-  return { messageId, subject: input.subject, stored, wire, envelope: { from: input.from, to: envelopeRecipients(input.recipients) } };
+  return { messageId, subject: input.subject, recipients: input.recipients, stored, wire, envelope: { from: input.from, to: envelopeRecipients(input.recipients) } };
+}
+
+const isMessage = (type: string | undefined) => /^message\/(rfc822|global)\b/i.test(type ?? "");
+
+/**
+ * RFC 2046 §5.2.1: an attached message is sent as it is, 7bit or 8bit, never base64 (mail clients
+ * would not open it inline). Only one with lines longer than RFC 5322's 998 octets cannot go so
+ * over SMTP without BINARYMIME; that rare one is sent in base64, which readers still save.
+ */
+function messageEncoding(content: Buffer): "7bit" | "8bit" | "base64" {
+  let line = 0;
+  let high = false;
+  for (const byte of content) {
+    if (byte === 0x0a) line = 0;
+    else if (++line > 998) return "base64";
+    if (byte > 0x7f) high = true;
+  }
+  return high ? "8bit" : "7bit";
 }
 
 /** What a reply needs from its parent message. */

@@ -61,13 +61,28 @@ export interface Recipients {
   bcc: Mailbox[];
 }
 
-/** Parses to/cc/bcc together: `to` needs at least one address, and the total stays under the cap. */
-export function parseAllRecipients(input: { to: string | string[]; cc?: string | string[]; bcc?: string | string[] }): Recipients {
-  const r = { to: parseRecipients("to", input.to), cc: parseRecipients("cc", input.cc), bcc: parseRecipients("bcc", input.bcc) };
-  if (!r.to.length) throw new InputError("to", "at least one recipient is required");
+export interface RecipientFields {
+  to?: string | string[];
+  cc?: string | string[];
+  bcc?: string | string[];
+}
+
+/** Parses to/cc/bcc as given, any of them empty (a reply may take its addresses from the original). */
+export function parseGivenRecipients(input: RecipientFields): Recipients {
+  return { to: parseRecipients("to", input.to), cc: parseRecipients("cc", input.cc), bcc: parseRecipients("bcc", input.bcc) };
+}
+
+/** The final recipients of a message: `to` needs at least one address, and the total stays under the cap. */
+export function checkRecipients(r: Recipients, noTo = "at least one recipient is required"): Recipients {
+  if (!r.to.length) throw new InputError("to", noTo);
   const total = r.to.length + r.cc.length + r.bcc.length;
   if (total > MAX_RECIPIENTS) throw new InputError("to", `${total} recipients in to/cc/bcc; at most ${MAX_RECIPIENTS} are allowed per message`);
   return r;
+}
+
+/** Parses to/cc/bcc together: `to` needs at least one address, and the total stays under the cap. */
+export function parseAllRecipients(input: RecipientFields): Recipients {
+  return checkRecipients(parseGivenRecipients(input));
 }
 
 /** Every envelope recipient once, lower-cased domain untouched: what RCPT TO gets. */

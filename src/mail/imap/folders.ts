@@ -1,9 +1,38 @@
-// Folders: the LIST, lookup by path or by special-use attribute (RFC 6154), and the "folder X does
-// not exist" errors that name the folders that do.
+// Folders: the LIST, lookup by path or by special-use attribute (RFC 6154), special-use names as
+// folder arguments, and the "folder X does not exist" errors that name the folders that do.
 import type { ImapFlow, ListResponse } from "imapflow";
 import { MailError } from "../errors.ts";
 
-export type SpecialUse = "\\Drafts" | "\\Sent";
+export type SpecialUse = "\\Drafts" | "\\Sent" | "\\Trash" | "\\Archive" | "\\Junk" | "\\All";
+
+// RFC 6154 §2 attributes, as a folder argument may name them (docs/design.md §6): the model never has
+// to guess that Gmail's Sent folder is "[Gmail]/Sent Mail" or Outlook's Trash "Deleted Items".
+const SPECIAL_NAMES = new Map<string, SpecialUse | "INBOX">([
+  ["\\inbox", "INBOX"], ["\\sent", "\\Sent"], ["\\drafts", "\\Drafts"], ["\\trash", "\\Trash"],
+  ["\\archive", "\\Archive"], ["\\junk", "\\Junk"], ["\\all", "\\All"],
+]);
+
+/**
+ * The special use a folder argument names ("\\Sent", any case), INBOX for "\\Inbox", or null for a
+ * path. A doubled backslash is taken too: the tool descriptions show the names JSON-escaped, and a
+ * model may copy them as written.
+ */
+export function specialUseOf(name: string): SpecialUse | "INBOX" | null {
+  if (!name.startsWith("\\")) return null;
+  return SPECIAL_NAMES.get(name.replace(/^\\\\/, "\\").toLowerCase()) ?? null;
+}
+
+/**
+ * The real path a folder argument stands for: a path as given, a special-use name as the folder
+ * carrying that attribute (cached per connection like every special-use lookup). A mailbox with no
+ * such folder is an error that lists the folders there are.
+ */
+export async function resolveFolderName(client: ImapFlow, name: string, argument = "folder"): Promise<string> {
+  const use = specialUseOf(name);
+  if (use === null) return name;
+  if (use === "INBOX") return "INBOX";
+  return cachedSpecialUse(client, use) ?? (await requireSpecialUse(client, use, argument));
+}
 
 export async function listFolders(client: ImapFlow): Promise<ListResponse[]> {
   return client.list();
@@ -34,9 +63,14 @@ export function cachedSpecialUse(client: ImapFlow, use: SpecialUse): string | un
 
 export const forgetSpecialUse = (client: ImapFlow) => specialCache.delete(client);
 
-export async function requireSpecialUse(client: ImapFlow, use: SpecialUse): Promise<string> {
-  const found = findSpecialUse(await listFolders(client), use);
-  if (!found) throw new MailError("not_found", `This mailbox has no folder marked ${use}. Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again.`);
+export async function requireSpecialUse(client: ImapFlow, use: SpecialUse, argument?: string): Promise<string> {
+  const folders = await listFolders(client);
+  const found = findSpecialUse(folders, use);
+  if (!found) {
+    const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path).join(", ");
+    throw new MailError("not_found", `${argument ? `${argument}: ` : ""}This mailbox has no folder marked ${use}. ` +
+      `Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again, or name a folder by its path. Existing folders: ${names}.`);
+  }
   if (!specialCache.has(client)) specialCache.set(client, new Map());
   specialCache.get(client)!.set(use, { path: found.path, at: Date.now() });
   return found.path;

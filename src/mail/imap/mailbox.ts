@@ -2,7 +2,7 @@
 // only the answers to our own command.
 import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from "imapflow";
 import { tracking } from "./client.ts";
-import { folderNotFound } from "./folders.ts";
+import { folderNotFound, forgetSpecialUse, resolveFolderName, specialUseOf } from "./folders.ts";
 
 /**
  * How a call makes sure it sees what other clients changed before it began (docs/freshness.md):
@@ -29,13 +29,13 @@ export interface MailboxOptions {
  */
 export async function withMailbox<T>(
   client: ImapFlow,
-  path: string,
+  name: string,
   fn: (mailbox: MailboxObject) => Promise<T>,
   options: MailboxOptions = {},
 ): Promise<T> {
   const t = tracking(client);
   const selectsBefore = t?.selects;
-  const lock = await lockMailbox(client, path, options);
+  const { lock, path } = await lockMailbox(client, name, options);
   try {
     // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
     // nothing when the folder is already selected, and then the view may be minutes old.
@@ -57,12 +57,23 @@ export async function withMailbox<T>(
   }
 }
 
-async function lockMailbox(client: ImapFlow, path: string, options: MailboxOptions) {
-  try {
-    return await client.getMailboxLock(path, { readOnly: options.readOnly ?? false });
-  } catch (err) {
-    if ((err as { mailboxMissing?: boolean }).mailboxMissing) throw await folderNotFound(client, path);
-    throw err;
+/**
+ * Locks the folder `name` stands for (a path, or a special-use name such as "\\Sent": ./folders.ts).
+ * A special-use folder remembered from an earlier call that has since gone is looked up once more.
+ */
+async function lockMailbox(client: ImapFlow, name: string, options: MailboxOptions) {
+  for (let attempt = 0; ; attempt++) {
+    const path = await resolveFolderName(client, name);
+    try {
+      return { lock: await client.getMailboxLock(path, { readOnly: options.readOnly ?? false }), path };
+    } catch (err) {
+      if (!(err as { mailboxMissing?: boolean }).mailboxMissing) throw err;
+      if (attempt === 0 && specialUseOf(name) !== null) {
+        forgetSpecialUse(client);
+        continue;
+      }
+      throw await folderNotFound(client, path);
+    }
   }
 }
 

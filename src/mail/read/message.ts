@@ -3,8 +3,8 @@
 // released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";
-import type { HtmlConverter } from "../content/html-text/converter.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
+import { contentReaders, type ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
@@ -47,7 +47,7 @@ interface Fetched {
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
-export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: HtmlConverter): Promise<FullEmail> {
+export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders = contentReaders("")): Promise<FullEmail> {
   const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
@@ -61,7 +61,7 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: Html
   await breathe();
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
   await breathe();
-  const body = await readable(segments, q.maxChars, converter);
+  const body = await readable(segments, q.maxChars, readers);
   const { text, truncated } = window(body.text, q.maxChars);
   return {
     ...f.summary,
@@ -80,13 +80,13 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, converter?: Html
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The body segments as one text: HTML converted (bounded, off the event loop), enough for max_chars. */
-export async function readable(segments: Segment[], maxChars: number, converter?: HtmlConverter): Promise<{ text: string; notes: string[] }> {
+export async function readable(segments: Segment[], maxChars: number, readers: ContentReaders): Promise<{ text: string; notes: string[] }> {
   const parts: string[] = [];
   const notes: string[] = [];
   let length = 0;
   for (const seg of segments) {
     if (length > 2 * maxChars) break; // the window cannot show more
-    const t = seg.kind === "text" ? { text: seg.text, note: null } : await htmlToText(seg.html, maxChars, converter);
+    const t = seg.kind === "text" ? { text: seg.text, note: null } : await htmlToText(seg.html, maxChars, readers);
     if (t.note) notes.push(t.note);
     const trimmed = t.text.replace(/\s+$/, "");
     if (trimmed) parts.push(trimmed);
@@ -132,7 +132,7 @@ export function renumber(n: MessageStructureObject, prefix: string, messageRoot:
 }
 
 /** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
-async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
+export async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
   const node = textNode(root);
   if (!node) return null;
   const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });

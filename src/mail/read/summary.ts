@@ -3,6 +3,7 @@
 import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } from "imapflow";
 import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "../content/sanitize.ts";
+import { decodeMutf7 } from "../imap/mutf7.ts";
 
 export type { Address };
 
@@ -19,11 +20,16 @@ export interface Summary {
   flagged: boolean;
   has_attachments: boolean;
   size: number;
+  /** Gmail labels (X-GM-LABELS) where the server has them, else the message's IMAP keywords. */
+  labels: string[];
 }
 
-/** What a summary needs; INTERNALDATE is a few bytes and stands in when the Date header is bad. */
+/**
+ * What a summary needs; INTERNALDATE is a few bytes and stands in when the Date header is bad.
+ * `labels` asks for X-GM-LABELS, which imapflow sends only to a server that has them (Gmail).
+ */
 export const SUMMARY_QUERY: FetchQueryObject = {
-  uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true,
+  uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true, labels: true,
 };
 
 function isoDate(...candidates: Array<Date | string | undefined>): string | null {
@@ -52,7 +58,18 @@ export function toSummary(msg: FetchMessageObject, folder: string): Summary {
     flagged: flags.has("\\Flagged"),
     has_attachments: attachmentNodes(msg.bodyStructure).length > 0,
     size: msg.size ?? 0,
+    labels: labelsOf(msg),
   };
+}
+
+/**
+ * Gmail's labels (modified UTF-7, RFC 3501 §5.1.3, decoded) when the server sent them; else the
+ * keywords among the flags (RFC 3501 §2.3.2: flags without a backslash). Set by the mailbox's owner
+ * and their mail apps, but cleaned like any line that reaches a model.
+ */
+export function labelsOf(msg: Pick<FetchMessageObject, "labels" | "flags">): string[] {
+  const raw = msg.labels ? [...msg.labels].map(decodeMutf7) : [...(msg.flags ?? [])].filter((f) => !f.startsWith("\\"));
+  return raw.map((l) => cleanLine(l)).filter(Boolean).sort();
 }
 
 /** The file name a part declares, in Content-Disposition or (older mailers) Content-Type. */

@@ -2,13 +2,33 @@
 // sending (a new TLS + AUTH handshake per message costs ~100s of ms at real providers), dropped
 // after 5 idle minutes and at once when the token is revoked. Built once by the composition root,
 // beside the IMAP pool; two services in one process share nothing.
+//
+// Revocation stops a send (issue 19, item 8; docs/decisions.md "Per-account limits"): once this
+// process knows a token is revoked, none of its messages may reach SMTP DATA. Closing the pool alone
+// did not do it: nodemailer lets a connection that is delivering finish first, and the message
+// arrived 178 ms after the client was told "revoked". So every send carries an AbortSignal that
+// revoke() fires: nodemailer then closes the connection delivering it at once (after that it writes
+// no further command, DATA included; a message already being transmitted is cut before its final
+// dot, which the server discards) or takes it out of the pool's queue. A send that reaches us after
+// the revocation (its call was already running) is refused before it reaches a transport.
 import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
+import type { Clock } from "../../clock.ts";
 import type { MailAccount } from "../account.ts";
+import { MailError } from "../errors.ts";
 import { connectTarget, type ConnectTarget } from "../net/host-policy.ts";
 import { addresses, isConnectionError, smtpError } from "./errors.ts";
 
 export const SMTP_IDLE_MS = 5 * 60_000;
+
+/**
+ * How long a revoked token is remembered: longer than any call can still be running (the call
+ * limit's queue, a 60 s IMAP operation, nodemailer's 15 s connect and 30 s socket timeouts).
+ */
+const REVOKED_KEPT_MS = 60 * 60_000;
+
+const revokedError = () => new MailError("auth",
+  "The access token was revoked while this message was being sent: the connection to the SMTP server was closed before it took the message, so it was not sent. Reconnect the mailbox.");
 
 export interface SendResult {
   messageId: string;
@@ -71,8 +91,12 @@ const fingerprintOf = (a: MailAccount) => JSON.stringify([a.smtp.host, a.smtp.po
 
 export class SmtpPool {
   private readonly entries = new Map<string, Entry>();
+  /** Sends in progress, per token: revoke() aborts them. */
+  private readonly sending = new Map<string, Set<AbortController>>();
+  /** Tokens revoked while this process ran, and when (kept REVOKED_KEPT_MS). */
+  private readonly revoked = new Map<string, number>();
 
-  constructor(private readonly idleMs = SMTP_IDLE_MS) {}
+  constructor(private readonly idleMs = SMTP_IDLE_MS, private readonly clock: Clock = Date.now) {}
 
   /** Number of cached transports, for tests and health. */
   get size(): number {
@@ -81,17 +105,39 @@ export class SmtpPool {
 
   /**
    * Sends `msg` over the token's transport. Resolves when the server accepted it for at least one
-   * recipient; throws MailError otherwise.
+   * recipient; throws MailError otherwise (a revoked token's send: before any byte, or cut before DATA).
    */
   async send(tokenId: string, account: MailAccount, msg: OutgoingMessage): Promise<SendResult> {
+    if (this.revoked.has(tokenId)) throw revokedError();
+    const stop = new AbortController();
+    const mine = this.sending.get(tokenId) ?? new Set<AbortController>();
+    mine.add(stop);
+    this.sending.set(tokenId, mine);
     try {
-      const info = await (await this.transportFor(tokenId, account)).sendMail({ raw: msg.raw, envelope: msg.envelope });
+      const transport = await this.transportFor(tokenId, account);
+      const info = await transport.sendMail({ raw: msg.raw, envelope: msg.envelope, signal: stop.signal });
       return { messageId: msg.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
     } catch (err) {
+      if (stop.signal.aborted || this.revoked.has(tokenId)) throw revokedError();
       // A broken connection must not be reused for the next attempt.
       if (isConnectionError(err)) this.closeToken(tokenId);
       throw smtpError(err, account);
+    } finally {
+      mine.delete(stop);
+      if (!mine.size && this.sending.get(tokenId) === mine) this.sending.delete(tokenId);
     }
+  }
+
+  /**
+   * The token was revoked: its sends in progress are stopped before DATA (their connections closed
+   * at once), later ones refused, and its transport closed, delivering connections included.
+   */
+  revoke(tokenId: string): void {
+    const now = this.clock();
+    for (const [id, at] of this.revoked) if (now - at >= REVOKED_KEPT_MS) this.revoked.delete(id);
+    this.revoked.set(tokenId, now);
+    for (const stop of this.sending.get(tokenId) ?? []) stop.abort();
+    this.closeToken(tokenId, { force: true });
   }
 
   private async transportFor(tokenId: string, account: MailAccount): Promise<Transport> {
@@ -105,6 +151,7 @@ export class SmtpPool {
       const nodemailer = await loadNodemailer();
       // Resolved and checked once per pool: its connections (≤ 5 idle minutes) reuse the checked address.
       const target = await connectTarget(account.smtp, account.requirePublicHosts ?? false);
+      if (this.revoked.has(tokenId)) throw revokedError(); // revoked while resolving: make no transport for it
       entry = this.entries.get(tokenId) ?? { transport: createTransport(nodemailer, account, target, this.idleMs), fingerprint, timer: setTimeout(() => {}, 0) };
       this.entries.set(tokenId, entry);
     }
@@ -114,13 +161,16 @@ export class SmtpPool {
     return entry.transport;
   }
 
-  /** Closes the token's SMTP connections (revocation, idle). Safe to call when there are none. */
-  closeToken(tokenId: string): void {
+  /**
+   * Closes the token's SMTP connections (idle, a broken connection; revoke() with `force`, which also
+   * closes one in the middle of a delivery). Safe to call when there are none.
+   */
+  closeToken(tokenId: string, options: { force?: boolean } = {}): void {
     const entry = this.entries.get(tokenId);
     if (!entry) return;
     this.entries.delete(tokenId);
     clearTimeout(entry.timer);
-    entry.transport.close();
+    entry.transport.close(options);
   }
 
   /** Closes every pooled transport (server shutdown, end of a test run). */

@@ -5,7 +5,7 @@ import { checkUids } from "../imap/uids.ts";
 import { InputError } from "../errors.ts";
 import { withMailbox } from "../imap/mailbox.ts";
 import { MailError } from "../errors.ts";
-import { listFolders, resolveFolder, unknownFolder } from "../imap/folders.ts";
+import { listFolders, resolveFolder, resolveFolderName, unknownFolder } from "../imap/folders.ts";
 import { existingUids } from "../imap/uids.ts";
 
 export interface MoveResult {
@@ -25,8 +25,11 @@ const canonical = (path: string) => (path.toUpperCase() === "INBOX" ? "INBOX" : 
  */
 export async function moveEmails(client: ImapFlow, folder: string, uids: number[], destination: string): Promise<MoveResult> {
   const wanted = checkUids(uids);
-  const to = canonical(destination);
-  if (canonical(folder) === to) throw new InputError("destination", `is the same folder as folder (${JSON.stringify(to)}); nothing to move`);
+  const to = canonical(await resolveFolderName(client, destination, "destination"));
+  if (canonical(await resolveFolderName(client, folder)) === to) {
+    throw new InputError("destination", `is the same folder as folder (${JSON.stringify(to)}); nothing to move`);
+  }
+  refuseBareExpunge(client);
   return withMailbox(client, folder, async (mailbox) => {
     const from = mailbox.path;
     // With UIDPLUS the COPYUID map tells which UIDs existed (no map: none did); without it, look first.
@@ -41,6 +44,17 @@ export async function moveEmails(client: ImapFlow, folder: string, uids: number[
     const done = new Set(moved.map((m) => m.uid));
     return { from, to, moved, missing: wanted.filter((u) => !done.has(u)) };
   });
+}
+
+/**
+ * Without MOVE (RFC 6851) imapflow copies, marks the originals \Deleted and expunges; without UIDPLUS
+ * (RFC 4315 UID EXPUNGE) that EXPUNGE would also erase every message another client had marked
+ * \Deleted in the folder. This server never deletes permanently (docs/design.md §6), so it refuses.
+ */
+function refuseBareExpunge(client: ImapFlow): void {
+  if (client.capabilities.has("MOVE") || client.capabilities.has("UIDPLUS")) return;
+  throw new MailError("protocol", "This mail server cannot move messages without also erasing other messages marked as deleted in the folder " +
+    "(it supports neither MOVE nor UIDPLUS), and this server never deletes permanently; nothing was moved. Move them in your mail app instead.");
 }
 
 // A server may answer a MOVE of no existing message with OK before looking at the destination:

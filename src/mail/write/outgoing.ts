@@ -1,12 +1,15 @@
-// What saving a draft and sending share: the arguments, their checks (every one before the first byte
-// goes to SMTP or IMAP), the reply threading, and composing the message.
+// What composing a message takes (draft_email, send_email, update_draft; docs/design.md §6): the
+// arguments and every check that needs no server, run before the first byte goes to IMAP or SMTP.
 import type { ImapFlow } from "imapflow";
-import { parseAllRecipients, type Recipients } from "../compose/recipients.ts";
-import { InputError } from "../errors.ts";
-import { composeMessage, decodeAttachments, replyThreading, type Attachment, type AttachmentArg, type ReplyThreading } from "../compose/message.ts";
 import type { MailAccount } from "../account.ts";
+import type { ContentReaders } from "../content/readers.ts";
+import { decodeAttachments, type Attachment, type AttachmentArg } from "../compose/message.ts";
+import type { BodyParts } from "../compose/quote.ts";
+import { renderMarkdown } from "../compose/markdown.ts";
+import { parseGivenRecipients, type Recipients } from "../compose/recipients.ts";
+import { InputError } from "../errors.ts";
 import type { OutgoingMessage, SendResult } from "../smtp/pool.ts";
-import { fetchReplySource } from "./reply-source.ts";
+import { checkPartRefs, type PartRef, type PartRefArg } from "./mailbox-parts.ts";
 
 export interface OutgoingDeps {
   account: MailAccount;
@@ -14,47 +17,106 @@ export interface OutgoingDeps {
   submit(message: OutgoingMessage): Promise<SendResult>;
   /** retryOnDrop: false for APPEND, which a blind retry after a dropped connection could file twice. */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
+  /**
+   * Reserves bytes of attachments taken from the mailbox against the token's budget for messages in
+   * the making (src/mcp/limits/send-budget.ts); returns the release. Absent: no budget (tests).
+   */
+  reserveAttachments?(bytes: number): () => void;
+  /** HTML→text for quoting an original, on the token's share (src/mail/content/readers.ts). Absent: the shared helpers (tests). */
+  content?: ContentReaders;
 }
 
 /** For APPEND and SMTP: a blind retry after a dropped connection could do it twice. */
 export const ONCE = { retryOnDrop: false };
 
-/** The draft_email / send_email arguments as the tools receive them (docs/design.md §6). */
+/** The composing arguments as the tools receive them (docs/design.md §6, docs/tools.md). */
 export interface OutgoingArgs {
-  to: string | string[];
+  to?: string | string[];
   cc?: string | string[];
   bcc?: string | string[];
   subject?: string;
   text?: string;
   html?: string;
+  markdown?: string;
   reply_to_uid?: number;
   reply_folder?: string;
+  reply_all?: boolean;
+  quote?: boolean;
+  forward_uid?: number;
+  forward_folder?: string;
+  forward_as?: "inline" | "attachment";
+  attach?: PartRefArg[];
   attachments?: AttachmentArg[];
 }
 
+export type Kind = "draft" | "send" | "update";
+
 export interface Prepared {
-  recipients: Recipients;
+  /** The caller's own recipients; `fields` says which of to/cc/bcc were given at all. */
+  given: Recipients;
+  fields: { to: boolean; cc: boolean; bcc: boolean };
+  /** As given; a reply or forward without one gets "Re: …" / "Fwd: …", an update keeps the draft's. */
+  subject?: string;
+  /** The new text: null when none was given (an update keeps the draft's). */
+  body: BodyParts | null;
+  /** Base64 attachments, decoded. */
   attachments: Attachment[];
-  replyFolder: string;
+  /** Mailbox parts to attach, fetched server-side. */
+  attach: PartRef[];
+  /** attachments or attach was given (an update then replaces the draft's attachments). */
+  attachmentsGiven: boolean;
+  reply: { folder: string; uid: number; all: boolean; quote: boolean } | null;
+  forward: { folder: string; uid: number; as: "inline" | "attachment"; quote: boolean } | null;
 }
 
-export function prepare(args: OutgoingArgs, kind: "draft" | "send"): Prepared {
-  const recipients = parseAllRecipients(args);
-  if (args.subject !== undefined && /[\r\n]/.test(args.subject)) throw new InputError("subject", "must be a single line");
-  if (args.subject === undefined && args.reply_to_uid === undefined) throw new InputError("subject", "is required unless reply_to_uid is given");
-  const attachments = decodeAttachments(args.attachments);
-  if (kind === "send" && !args.text && !args.html && !attachments.length) {
-    throw new InputError("text", "give text, html or attachments: an empty message is refused");
+export function prepare(args: OutgoingArgs, kind: Kind): Prepared {
+  checkCombination(args);
+  const given = parseGivenRecipients(args);
+  if (!given.to.length && args.reply_to_uid === undefined && kind !== "update") {
+    throw new InputError("to", "at least one recipient is required (a reply, with reply_to_uid, may leave it out)");
   }
-  return { recipients, attachments, replyFolder: args.reply_folder ?? "INBOX" };
+  if (args.subject !== undefined && /[\r\n]/.test(args.subject)) throw new InputError("subject", "must be a single line");
+  if (args.subject === undefined && args.reply_to_uid === undefined && args.forward_uid === undefined && kind !== "update") {
+    throw new InputError("subject", "is required unless reply_to_uid or forward_uid is given");
+  }
+  const p: Prepared = {
+    given,
+    fields: { to: args.to !== undefined, cc: args.cc !== undefined, bcc: args.bcc !== undefined },
+    ...(args.subject !== undefined ? { subject: args.subject } : {}),
+    body: bodyOf(args),
+    attachments: decodeAttachments(args.attachments),
+    attach: checkPartRefs(args.attach),
+    attachmentsGiven: args.attachments !== undefined || args.attach !== undefined,
+    reply: args.reply_to_uid === undefined ? null
+      : { folder: args.reply_folder ?? "INBOX", uid: args.reply_to_uid, all: args.reply_all ?? false, quote: args.quote ?? true },
+    forward: args.forward_uid === undefined ? null
+      : { folder: args.forward_folder ?? "INBOX", uid: args.forward_uid, as: args.forward_as ?? "inline", quote: args.quote ?? true },
+  };
+  if (kind === "send" && isEmpty(p)) throw new InputError("text", "give text, html, markdown, attachments, attach or forward_uid: an empty message is refused");
+  return p;
 }
 
-export async function threading(client: ImapFlow, args: OutgoingArgs, replyFolder: string): Promise<ReplyThreading> {
-  if (args.reply_to_uid === undefined) return { subject: args.subject ?? "" };
-  return replyThreading(await fetchReplySource(client, replyFolder, args.reply_to_uid), args.subject);
+/** Arguments that only make sense together, or not at all together. */
+function checkCombination(args: OutgoingArgs): void {
+  if (args.markdown !== undefined && (args.text !== undefined || args.html !== undefined)) {
+    throw new InputError("markdown", "give markdown alone (both parts are made from it), or text and/or html, not both");
+  }
+  if (args.reply_to_uid !== undefined && args.forward_uid !== undefined) {
+    throw new InputError("forward_uid", "a message is either a reply (reply_to_uid) or a forward (forward_uid), not both");
+  }
+  if (args.reply_all && args.reply_to_uid === undefined) throw new InputError("reply_all", "needs reply_to_uid, the message to reply to");
+  if (args.reply_folder !== undefined && args.reply_to_uid === undefined) throw new InputError("reply_folder", "needs reply_to_uid");
+  for (const name of ["forward_folder", "forward_as"] as const) {
+    if (args[name] !== undefined && args.forward_uid === undefined) throw new InputError(name, "needs forward_uid, the message to forward");
+  }
 }
 
-export async function compose(deps: OutgoingDeps, args: OutgoingArgs, p: Prepared, t: ReplyThreading) {
-  return composeMessage({ from: deps.account.email, recipients: p.recipients, text: args.text, html: args.html, attachments: p.attachments, ...t });
+/** markdown gives both parts from one source; otherwise text and html as given. */
+function bodyOf(args: OutgoingArgs): BodyParts | null {
+  if (args.markdown !== undefined) return renderMarkdown(args.markdown);
+  if (args.text === undefined && args.html === undefined) return null;
+  return { ...(args.text !== undefined ? { text: args.text } : {}), ...(args.html !== undefined ? { html: args.html } : {}) };
 }
 
+const isEmpty = (p: Prepared) =>
+  !(p.body?.text || p.body?.html) && !p.attachments.length && !p.attach.length && !p.forward && !(p.reply?.quote);

@@ -1,6 +1,7 @@
-// A draft saved in the mailbox, sent as it is (the review card's Send, src/mcp/tools/write/confirm-send.ts):
-// its bytes read back by UID, the Bcc header taken out of the copy that goes over SMTP (the Bcc
-// recipients stay in the envelope and in the copy filed in Sent), and the draft removed once sent.
+// A message held for the person's review (src/mcp/send-gate/): saved as a draft, and, when they press
+// Send on the review card (src/mcp/tools/write/confirm-send.ts), its bytes read back by UID with the
+// Bcc header taken out of the copy that goes over SMTP (the Bcc recipients stay in the envelope and in
+// the copy filed in Sent). ./deliver.ts sends it and removes the draft.
 import type { ImapFlow } from "imapflow";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { firstMessageId } from "../mime/message-ids.ts";
@@ -25,11 +26,6 @@ export async function loadDraft(client: ImapFlow, folder: string, uid: number): 
     if (!msg?.source) return null;
     return { stored: msg.source, wire: withoutBcc(msg.source), messageId: firstMessageId(msg.envelope?.messageId) };
   }, { readOnly: true, freshness: "verify" });
-}
-
-/** Removes the sent draft: \Deleted and an expunge of that one UID (RFC 4315 UID EXPUNGE where offered). */
-export async function removeDraft(client: ImapFlow, folder: string, uid: number): Promise<void> {
-  await withMailbox(client, folder, () => client.messageDelete(String(uid), { uid: true }), { freshness: "none" });
 }
 
 /**

@@ -8,10 +8,10 @@
 //   3. confirm: a retried round carrying the person's answer is checked (signature, expiry and
 //      token by the SDK's codec, then the message digest and the single-use nonce); otherwise the
 //      person is asked by elicitation (./confirm/elicitation.ts), or the message is held as a
-//      draft, with a review card for hosts that render MCP Apps (./deliver.ts hold);
+//      draft, with a review card for hosts that render MCP Apps (./dispatch.ts hold);
 //   4. caps: the grant's sends per hour and per day (src/mcp/limits/send-caps.ts), checked before
 //      the person is asked and taken when the message goes out;
-//   5. send (./deliver.ts sendNow).
+//   5. send (./dispatch.ts sendNow).
 // dry_run stops after 1 and says what would happen, without sending, saving or asking.
 import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
 import { inputRequired } from "@modelcontextprotocol/server";
@@ -20,7 +20,7 @@ import { ok, toolError } from "../tools/result.ts";
 import { CONFIRM_KEY, confirmRequest, decisionOf } from "./confirm/elicitation.ts";
 import { STATE_TTL_MS, type ConfirmState } from "./confirm/tokens.ts";
 import type { GateDeps } from "./deps.ts";
-import { capRefusal, hold, sendNow } from "./deliver.ts";
+import { capRefusal, hold, sendNow } from "./dispatch.ts";
 import { answerEarlier } from "./earlier.ts";
 import { askReason, dryRunResult } from "./outcome.ts";
 import { newRecipients } from "./recipients.ts";

@@ -2,7 +2,7 @@
 // content of one shape for every outcome, and a text for the model that says what happened and,
 // when nothing went out, where the message is and what the person can do.
 import { fenceUntrusted } from "../../mail/content/sanitize.ts";
-import type { Delivered } from "../../mail/write/send.ts";
+import type { Delivered } from "../../mail/write/deliver.ts";
 import { SEND_POLICY_LABELS, type SendPolicy } from "../../send-policy.ts";
 import type { DraftRef, OutgoingMail, SendDecision, SendPreview, SendResult } from "./request.ts";
 
@@ -11,13 +11,25 @@ const EMPTY = { accepted: [], rejected: [], saved_to: null, draft: null, reason:
 const where = (d: DraftRef) => (d.uid === null ? d.folder : `${d.folder} (uid ${d.uid})`);
 const MB = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : n >= 1024 ? `${Math.ceil(n / 1024)} KB` : `${n} bytes`);
 
-export function sentResult(messageId: string, d: Delivered, decision: "sent_directly" | "confirmed"): { result: SendResult; text: string } {
-  const result: SendResult = { ...EMPTY, status: "sent", decision, message_id: messageId, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to };
-  const lines = [`${decision === "confirmed" ? "Sent after the person confirmed it" : "Sent"}, to ${d.accepted.join(", ")}. Message-ID: ${messageId}.`];
-  if (d.rejected.length) lines.push(`The server refused these recipients, who will not get it: ${d.rejected.join(", ")}.`);
+/**
+ * `describe`: the tool's lines about the message. When a stranger wrote part of the recipients
+ * (a reply-all), they are in its fence: here only counted (`fenced`).
+ */
+export function sentResult(d: Delivered, decision: "sent_directly" | "confirmed", describe: string, fenced: boolean): { result: SendResult; text: string } {
+  const result: SendResult = { ...EMPTY, status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to };
+  const head = `${decision === "confirmed" ? "Sent after the person confirmed it" : "Sent"}. Message-ID: ${d.message_id}.`;
+  return { result, text: [head, describe, ...deliveryLines(d, fenced)].filter(Boolean).join("\n") };
+}
+
+/** Who got it, who did not, where the copy is, and what went wrong after sending. */
+function deliveryLines(d: Delivered, fenced: boolean): string[] {
+  const n = (list: string[]) => `${list.length} recipient${list.length === 1 ? "" : "s"}`;
+  const lines = [fenced ? `Accepted by the server for ${n(d.accepted)}.` : `Accepted by the server for: ${d.accepted.join(", ") || "(nobody)"}.`];
+  if (d.rejected.length) {
+    lines.push(fenced ? `The server refused ${n(d.rejected)} (listed in rejected), who will not get it.` : `The server refused these recipients, who will not get it: ${d.rejected.join(", ")}.`);
+  }
   lines.push(d.saved_to ? `A copy is in ${d.saved_to}.` : d.warnings.length ? "" : "The provider files sent mail in its Sent folder itself.");
-  lines.push(...d.warnings);
-  return { result, text: lines.filter(Boolean).join("\n") };
+  return [...lines, ...d.warnings].filter(Boolean);
 }
 
 /** Why the person is asked at all, in the policy's words. */
@@ -37,7 +49,7 @@ export function reviewView(mail: OutgoingMail, fresh: string[]) {
   };
 }
 
-export function heldResult(mail: Pick<OutgoingMail, "messageId">, draft: DraftRef, held: HeldHow): { result: SendResult; text: string } {
+export function heldResult(mail: Pick<OutgoingMail, "messageId"> & Partial<Pick<OutgoingMail, "describe">>, draft: DraftRef, held: HeldHow): { result: SendResult; text: string } {
   const decision: SendDecision = held.how === "declined" ? "declined" : "held_as_draft";
   let reason: string;
   if (held.how === "declined") {
@@ -49,7 +61,7 @@ export function heldResult(mail: Pick<OutgoingMail, "messageId">, draft: DraftRe
     reason = `Not sent: ${held.why}, and this app cannot ask them. The message is saved as a draft in ${where(draft)}. ` +
       "Tell the person it is waiting there: they can review it in their mail app and send it from there.";
   }
-  return { result: { ...EMPTY, status: "held_as_draft", decision, message_id: mail.messageId, draft, reason }, text: reason };
+  return { result: { ...EMPTY, status: "held_as_draft", decision, message_id: mail.messageId, draft, reason }, text: [reason, mail.describe ?? ""].filter(Boolean).join("\n") };
 }
 
 export function previewOf(mail: OutgoingMail, policy: SendPolicy, fresh: string[], wouldAsk: boolean): SendPreview {

@@ -1,7 +1,8 @@
 // What a sending tool hands the send gate (./gate.ts), and what the gate answers: the shapes shared
 // by the gate's files and the tools that call it (send_email today; send_draft, forwards and
 // replies that send tomorrow: each builds a SendRequest and calls ctx.send()).
-import type { ComposedSend } from "../../mail/write/send.ts";
+import type { Recipients } from "../../mail/compose/recipients.ts";
+import type { Afterwards, Deliverable } from "../../mail/write/deliver.ts";
 import type { SendPolicy } from "../../send-policy.ts";
 
 /** Where a draft is: its folder path and UID (null only when the server could not say, without UIDPLUS). */
@@ -10,8 +11,21 @@ export interface DraftRef {
   uid: number | null;
 }
 
-/** A message that can go out: src/mail/write/send.ts composeSend() builds one from send_email's arguments. */
-export type OutgoingMail = ComposedSend;
+/** A message that can go out, and what a person deciding about it is shown. */
+export interface OutgoingMail extends Deliverable {
+  subject: string;
+  recipients: Recipients;
+  attachments: Array<{ filename: string; size: number }>;
+  /** The start of the body as plain text. */
+  preview: string;
+  /** Once sent: the message answered or forwarded flagged so (src/mail/write/deliver.ts). */
+  after: Afterwards;
+  /**
+   * The tool's words about the message for the model (subject, recipients, what it answers),
+   * already fenced where a stranger wrote part of them (src/mcp/tools/write/composed-text.ts).
+   */
+  describe: string;
+}
 
 export interface SendRequest {
   /** The tool asking, e.g. "send_email": part of the message's identity. */

@@ -3,13 +3,13 @@
 // called the app-only confirm_send tool with its token. The token is checked by the SDK codec
 // (signature, expiry, the same access token) before this runs; here its nonce is taken once, the
 // draft is read back and must still be the one reviewed (same UID, same Message-ID), and the send
-// goes through the same ledger, caps and delivery as any other (./deliver.ts transmit).
+// goes through the same ledger, caps and delivery as any other (./dispatch.ts transmit).
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { loadDraft } from "../../mail/write/stored-draft.ts";
 import { toolError } from "../tools/result.ts";
 import type { ReviewClaim } from "./confirm/tokens.ts";
 import type { GateDeps } from "./deps.ts";
-import { afterSend, answer, settle, transmit } from "./deliver.ts";
+import { answer, settle, transmit } from "./dispatch.ts";
 import { heldResult } from "./outcome.ts";
 
 export type ReviewDecision = "send" | "keep_as_draft";
@@ -33,5 +33,6 @@ export async function confirmReview(deps: GateDeps, claim: ReviewClaim, decision
   }
   if (!(await deps.store.sendLedger.reclaim(deps.grantId, claim.d))) return toolError("Not sent by this click: the same message is being sent right now.");
   const msg = { messageId: claim.messageId, wire: stored.wire, stored: stored.stored, envelope: claim.envelope };
-  return transmit(deps, claim.d, msg, "confirmed", () => afterSend(deps, claim.replyTo, draft));
+  const after = { ...claim.after, sentDraft: { folder: claim.folder, uid: claim.uid } };
+  return transmit(deps, claim.d, msg, after, { decision: "confirmed", describe: "", fenced: false });
 }

@@ -3,6 +3,7 @@
 import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
+import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
@@ -21,6 +22,8 @@ export interface ToolContext {
    * fn twice could do a write twice (send, append, move).
    */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
+  /** HTML→text and PDF→text helpers, on this token's share of them (src/mail/content/helper/pool.ts). */
+  content: ContentReaders;
   /** The mailbox credentials behind the token, unsealed on first use and kept while it is active (src/mail/credentials.ts). */
   account(): Promise<MailAccount>;
   /** Submits a built message over the token's SMTP transport (src/mail/smtp/pool.ts), logged in as `sender`. */
@@ -47,7 +50,10 @@ export interface ToolContext {
 }
 
 /** What src/mail/write/ needs to compose, save and send a message, from the call's context. */
-export async function outgoingDeps(ctx: ToolContext): Promise<OutgoingDeps> {
+export async function outgoingDeps(ctx: Pick<ToolContext, "account" | "withImap" | "submit" | "reserveAttachments" | "content">): Promise<OutgoingDeps> {
   const account = await ctx.account();
-  return { account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message) };
+  return {
+    account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message), reserveAttachments: ctx.reserveAttachments,
+    content: ctx.content,
+  };
 }

@@ -59,16 +59,24 @@ import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
+import { archiveEmail } from "./write/archive-email.ts";
 import { confirmSend } from "./write/confirm-send.ts";
+import { createFolder } from "./write/create-folder.ts";
+import { deleteFolder } from "./write/delete-folder.ts";
 import { draftEmail } from "./write/draft-email.ts";
+import { flagEmail } from "./write/flag-email.ts";
+import { labelEmail } from "./write/label-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
+import { renameFolder } from "./write/rename-folder.ts";
 import { sendEmail } from "./write/send-email.ts";
+import { trashEmail } from "./write/trash-email.ts";
 import { toolRegistry } from "./registry.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
 export type { AnyTool } from "./registry.ts";
+import type { AnyTool } from "./registry.ts";
 
 /** Every tool the server offers, in tools/list order, checked at start. One line per tool. */
 export const TOOLS = toolRegistry([
@@ -81,6 +89,16 @@ export const TOOLS = toolRegistry([
   draftEmail,
   sendEmail,
   markAsRead,
+  flagEmail,
+  labelEmail,
   moveEmail,
+  trashEmail,
+  archiveEmail,
+  createFolder,
+  renameFolder,
+  deleteFolder,
   confirmSend,
 ]);
+
+/** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
+export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");

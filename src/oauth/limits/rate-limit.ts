@@ -3,6 +3,9 @@
 // limit holds across all the instances sharing it, not per process; the use cases see only `Limiter`.
 import type { LimitStore, Window } from "../../store/limits.ts";
 import { LIMIT_NAMES, LIMITS, type LimitName } from "./table.ts";
+import { clientKey } from "./client-key.ts";
+
+export { clientKey };
 
 /** A slot taken under every key of an attempt. Kept, it counts; released, it is as if never taken. */
 export interface Slot {
@@ -54,21 +57,6 @@ export function storeLimiters(store: LimitStore): Limiters {
   const limiters = {} as Limiters;
   for (const name of LIMIT_NAMES) limiters[name] = new StoreLimiter(store, name);
   return limiters;
-}
-
-/** The first four hextets of an IPv6 address: one subscriber usually holds a whole /64. */
-function ipv6Prefix64(ip: string): string | null {
-  if (!ip.includes(":") || ip.includes(".")) return null; // IPv4, or IPv4-mapped (counted as is)
-  const [head = "", tail] = ip.toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
-}
-
-/** The limiter key of a client address: IPv6 by /64, so rotating addresses inside one allocation does not reset a count. */
-export function clientKey(ip: string): string {
-  return `ip:${ipv6Prefix64(ip) ?? ip}`;
 }
 
 /**

@@ -60,7 +60,18 @@ function checkResource(requested: string | undefined, record: CodeRecord, baseUr
   if (trimSlash(requested) !== trimSlash(expected)) throw new InvalidTargetError();
 }
 
-/** RFC 6749 §10.5: a code used twice is refused and the token issued from it is revoked. */
+/**
+ * RFC 6749 §10.5: a code used twice is refused and the token issued from it is revoked — when the
+ * replay proves it comes from whoever holds the client's proof: a confidential client's secret (it
+ * authenticated), or the PKCE verifier (only the client that started the flow has it). A public
+ * client has no secret, so without that condition anyone who saw a used code (a proxy log, browser
+ * history, a screenshot of the callback URL) could revoke the person's token with any verifier
+ * (issue 19). Such a replay is refused like any bad code, and changes nothing (docs/oauth.md §1).
+ */
+function replayRevokes(client: OAuthClient, verifier: string, record: CodeRecord): boolean {
+  return client.authMethod !== "none" || verifierMatches(verifier, record.codeChallenge);
+}
+
 async function refuseReplay(deps: ExchangeDeps, record: CodeRecord): Promise<never> {
   const tokenId = await deps.grants.revokeFromReplayedCode(record);
   if (tokenId) await deps.events.emitRevoked(tokenId);
@@ -73,7 +84,10 @@ async function checkCode(deps: ExchangeDeps, client: OAuthClient, f: Required<Pi
   if (!record) throw new InvalidGrantError();
   // RFC 6749 §4.1.3: the code must have been issued to this client (null: a code from before registration).
   if (!safeEqual(record.clientId ?? deps.config.clientId, client.id)) throw new InvalidGrantError();
-  if (record.usedAt !== null) return refuseReplay(deps, record);
+  if (record.usedAt !== null) {
+    if (replayRevokes(client, f.code_verifier, record)) return refuseReplay(deps, record);
+    throw new InvalidGrantError();
+  }
   if (record.expiresAt <= deps.clock()) throw new InvalidGrantError();
   if (!verifierMatches(f.code_verifier, record.codeChallenge)) throw new InvalidGrantError();
   if (!safeEqual(f.redirect_uri, record.redirectUri)) throw new InvalidGrantError();

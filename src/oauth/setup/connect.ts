@@ -1,5 +1,6 @@
-// POST /oauth/connect without the HTTP: the pending request, CSRF, input, rate limit, private hosts,
-// the live IMAP login, then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
+// POST /oauth/connect without the HTTP: the pending request, CSRF, input, whose mailboxes (a visitor's
+// own server must be listed), rate limit, private hosts, the live IMAP login, whose mailboxes again (the
+// verified login must be listed), then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
 import { encodeAccount, type MailAccount } from "../../mail/account.ts";
@@ -11,6 +12,7 @@ import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor } from "./access.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
+import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
@@ -27,7 +29,7 @@ export const CODE_TTL_MS = 5 * 60_000;
 export const GRANTS_PER_LOGIN = 5;
 
 export interface ConnectDeps {
-  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId">;
+  config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId" | "allowedMailboxes">;
   grants: GrantStore;
   pending: PendingStore;
   log: Logger;
@@ -48,9 +50,12 @@ export type ConnectOutcome =
   | { kind: "redirect"; location: string }
   | { kind: "expired" }
   | { kind: "forbidden" }
-  | { kind: "form"; status: 400 | 401 | 429 | 502 | 503; message: string; pending: PendingRequest; retryAfter?: number };
+  | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
 
-const form = (pending: PendingRequest, status: 400 | 401 | 429 | 502 | 503, message: string, retryAfter?: number): ConnectOutcome =>
+/** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
+type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
+
+const form = (pending: PendingRequest, status: FormStatus, message: string, retryAfter?: number): ConnectOutcome =>
   ({ kind: "form", status, message, pending, retryAfter });
 
 /** The slots one admitted attempt holds until it knows its outcome. */
@@ -91,7 +96,10 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
   try {
     await deps.verify(account);
     await slots.failure.release();
-    return null;
+    // Only now is the login known to be real: the list is matched against it, never the typed address.
+    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account));
+    if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
+    return refused ? form(pending, 403, refused) : null;
   } catch (err) {
     if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
@@ -134,6 +142,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
+  const foreign = serverRefusal(deps.config.allowedMailboxes, account);
+  if (foreign) return form(pending, 403, foreign);
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;

@@ -129,19 +129,20 @@ describe("send policies with a client that cannot be asked", () => {
     const known = `known-${tag()}@example.net`;
     await alreadySentTo(known);
     const stranger = `stranger-${tag()}@example.net`;
+    const hidden = `hidden-${tag()}@example.net`;
     const subject = `dry ${tag()}`;
     const bytes = randomBytes(3000);
     const res = await call(client, "send_email", {
-      to: known, cc: `Someone <${stranger}>`, bcc: "bob@example.test", subject, text: "would go", dry_run: true,
+      to: known, cc: `Someone <${stranger}>`, bcc: hidden, subject, text: "would go", dry_run: true,
       attachments: [{ filename: "a.bin", content_base64: bytes.toString("base64") }],
     });
     const r = res.structuredContent as { status: string; message_id: null; preview: Record<string, unknown> };
     expect(r.status).toBe("dry_run");
     expect(r.message_id).toBeNull();
     expect(r.preview).toMatchObject({
-      from: h.dovecot.users.alice.email, to: [known], cc: [stranger], bcc: ["bob@example.test"], subject,
+      from: h.dovecot.users.alice.email, to: [known], cc: [stranger], bcc: [hidden], subject,
       attachments: [{ filename: "a.bin", size: 3000 }], policy: "new_recipients", would_ask: true,
-      new_recipients: [stranger, "bob@example.test"],
+      new_recipients: [stranger, hidden],
     });
     expect(r.preview.size).toBeGreaterThan(4000);
     expect(textOf(res)).toContain("The person would be asked first");

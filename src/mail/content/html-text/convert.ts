@@ -3,10 +3,10 @@
 //   is rarely under a quarter of a document, and converting more would produce text that the
 //   max_chars window throws away. If that yields less than max_chars, the rest is read by the
 //   cheap tag stripper, which stops as soon as it has enough.
-// - The converter runs in a worker thread with a wall-clock budget (converter.ts). Overrun or a
-//   document it cannot parse (24,000 nested tags): the whole document is tag-stripped instead, and
-//   a note says so.
-import { sharedConverter, type HtmlConverter } from "./converter.ts";
+// - The converter runs in a helper process with a budget of work time and a memory ceiling
+//   (converter.ts). Overrun, a document it cannot parse (24,000 nested tags) or one that needs too
+//   much memory: the whole document is tag-stripped instead, and a note says so.
+import { contentReaders, type ContentReaders } from "../readers.ts";
 import { stripTags } from "./strip.ts";
 
 export const MIN_HTML_BOUND = 64 * 1024;
@@ -18,14 +18,14 @@ export interface HtmlText {
   note: string | null;
 }
 
-export async function htmlToText(html: string, maxChars: number, converter: HtmlConverter = sharedConverter()): Promise<HtmlText> {
+export async function htmlToText(html: string, maxChars: number, readers: Pick<ContentReaders, "owner" | "html"> = contentReaders("")): Promise<HtmlText> {
   const bound = Math.max(HTML_BOUND_PER_CHAR * maxChars, MIN_HTML_BOUND);
   const cut = html.length <= bound ? html.length : cutPoint(html, bound);
   // Twice max_chars of stripped text, so that the window still sees there is more (truncated).
   const want = 2 * maxChars + 1;
-  const result = await converter.convert(cut < html.length ? html.slice(0, cut) : html);
+  const result = await readers.html.convert(cut < html.length ? html.slice(0, cut) : html, readers.owner);
   if (!result.ok) {
-    const why = result.reason === "timeout" ? "was too complex to convert to text in time" : "could not be converted to text";
+    const why = FAILED[result.reason];
     return { text: stripTags(html, 0, want), note: `The HTML body ${why}; it is shown with its tags stripped (layout and link targets are lost).` };
   }
   const text = result.text.trim();
@@ -37,6 +37,13 @@ export async function htmlToText(html: string, maxChars: number, converter: Html
     note: `The HTML body is long: its first ${Math.round(cut / 1024)} KB were converted to text, the rest is shown with its tags stripped.`,
   };
 }
+
+const FAILED = {
+  timeout: "was too complex to convert to text in time",
+  memory: "needed more memory to convert than one document may use",
+  busy: "could not be converted now (the converter was busy with other mail)",
+  error: "could not be converted to text",
+} as const;
 
 /** Where to split: before the last tag that starts within the bound, so no tag is cut in two. */
 function cutPoint(html: string, bound: number): number {

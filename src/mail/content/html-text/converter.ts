@@ -1,37 +1,41 @@
-// HTML → text in worker threads with a wall-clock budget per document (issue 10: one crafted email
-// froze every user). A conversion that overruns is abandoned and its worker terminated (the shared
-// ../worker-pool.ts); the caller falls back to stripping tags (./strip.ts).
-import { availableParallelism } from "node:os";
-import { workerUrl, WorkerPool, type WorkerPoolOptions } from "../worker-pool.ts";
+// HTML → text in helper processes with a budget of work time and a memory ceiling per document
+// (issue 10: one crafted email froze every user; issue 19: nor may it take the server's memory).
+// A conversion that overruns is abandoned and its helper stopped (../helper/); the caller falls back
+// to stripping tags (./strip.ts). Helpers are shared fairly between tokens (../helper/pool.ts).
+import { HelperPool, type HelperPoolOptions, type PoolOutcome } from "../helper/pool.ts";
 
-export type Conversion = { ok: true; text: string } | { ok: false; reason: "timeout" | "error" };
+export type Conversion = { ok: true; text: string } | { ok: false; reason: "timeout" | "memory" | "busy" | "error" };
 
-/** Worker threads at most, the budget per document (queueing included), and when an idle worker stops. */
-export type ConverterOptions = Omit<WorkerPoolOptions, "url">;
+/** Helpers at most, the work budget per document, the wait for a helper, the memory ceiling. */
+export type ConverterOptions = Omit<HelperPoolOptions, "role">;
+
+// 2 s covers ~1 MB of table-heavy HTML, more than the bound (4 × max_chars, ./convert.ts) ever hands
+// over. A helper with html-to-text loaded is ~45 MB resident; an idle one stops after a minute.
+export const HTML_LIMITS: ConverterOptions = {
+  processes: 2, budgetMs: 2_000, maxWaitMs: 10_000, idleMs: 60_000, memory: { memoryMb: 400, dataMb: 512 }, recycleMb: 150,
+};
 
 export class HtmlConverter {
-  private readonly pool: WorkerPool<string>;
+  private readonly pool: HelperPool<string>;
 
-  constructor(options: ConverterOptions) {
-    this.pool = new WorkerPool<string>({ ...options, url: workerUrl("mail/content/html-text/worker", new URL("./worker.ts", import.meta.url)) });
+  constructor(options: Partial<ConverterOptions> = {}) {
+    this.pool = new HelperPool<string>({ role: "html-text", ...HTML_LIMITS, ...options });
   }
 
-  async convert(html: string, budgetMs?: number): Promise<Conversion> {
-    const outcome = await this.pool.run(html, [], budgetMs);
-    return outcome.ok ? { ok: true, text: outcome.value } : outcome;
+  /** The text of `html`, converted on `owner`'s share of the helpers. */
+  async convert(html: string, owner = "", budgetMs?: number): Promise<Conversion> {
+    const outcome: PoolOutcome<string> = await this.pool.run(owner, null, new TextEncoder().encode(html), budgetMs);
+    if (outcome.ok) return { ok: true, text: outcome.value };
+    return { ok: false, reason: outcome.reason === "crash" ? "memory" : outcome.reason };
   }
 
-  /** Stops every worker; pending conversions end as errors. */
+  /** Stops every helper; pending conversions end as errors. */
   close(): void {
     this.pool.close();
   }
 }
 
-// Two cores here are shared with IMAP parsing and HTTP, so at most two conversions run at once;
-// the rest wait inside their budget. 2 s covers ~1 MB of table-heavy HTML, more than the bound
-// (4 × max_chars, ../../read/message.ts) ever hands over. A thread with html-to-text loaded is ~10 MB:
-// an idle one stops after a minute.
 let shared: HtmlConverter | undefined;
 export function sharedConverter(): HtmlConverter {
-  return (shared ??= new HtmlConverter({ workers: Math.max(1, Math.min(2, availableParallelism() - 1)), budgetMs: 2_000, idleMs: 60_000 }));
+  return (shared ??= new HtmlConverter());
 }

@@ -1,21 +1,13 @@
-// The HTML→text thread (see converter.ts, ../worker-pool.ts). html-to-text runs here, so a document that is slow to
-// convert (a 4 MB table) or too deep to walk (24,000 nested tags) costs only this thread, which the
-// converter terminates when the budget is spent; the server's event loop never waits on it.
-// Built into the single executable as its own entry point (scripts/build.ts).
+// The HTML→text helper process (see converter.ts, ../helper/). html-to-text runs here, so a document
+// that is slow to convert (a 4 MB table), too deep to walk (24,000 nested tags) or large to hold
+// costs only this process, which the server stops at its budget or memory ceiling; the server's
+// event loop never waits on it. Started by ../helper/roles.ts (`--content-helper html-text`).
 import { compile } from "html-to-text";
+import { serveJobs } from "../helper/serve.ts";
 import { HTML_TO_TEXT_OPTIONS } from "./options.ts";
-
-declare const self: Worker;
 
 const convert = compile(HTML_TO_TEXT_OPTIONS);
 
-// The protocol of ../worker-pool.ts: {id, input} in, {id, value} or {id, error} out.
-self.onmessage = (event: MessageEvent<{ id: number; input: string }>) => {
-  const { id, input: html } = event.data;
-  try {
-    self.postMessage({ id, value: convert(html) });
-  } catch (err) {
-    // RangeError "Maximum call stack size exceeded" on deep nesting: the caller strips tags instead.
-    self.postMessage({ id, error: err instanceof Error ? err.name : "Error" });
-  }
-};
+// The job: the HTML as the payload (UTF-8). A throw (RangeError "Maximum call stack size exceeded"
+// on deep nesting) is answered as an error; the caller strips tags instead.
+void serveJobs((_input, html) => convert(new TextDecoder().decode(html)));

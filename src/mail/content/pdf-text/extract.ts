@@ -1,39 +1,42 @@
-// PDF attachment → text for get_attachment, in bounded time whatever a sender mails. PDF.js runs
-// in a worker thread (./worker.ts) with a wall-clock budget per document, waiting time included;
-// past it the worker is terminated and the call says the PDF could not be read in time.
+// PDF attachment → text for get_attachment, in bounded time and memory whatever a sender mails.
+// PDF.js runs in a helper process (./worker.ts, ../helper/): each document gets a budget of work
+// time (waiting for a helper does not count) and a memory ceiling; past either the process is
+// stopped and the call says why. Helpers are shared fairly between tokens (../helper/pool.ts).
 // Pages are read in order until there is enough text for the max_chars window.
-import { availableParallelism } from "node:os";
-import { WorkerPool, workerUrl } from "../worker-pool.ts";
-
-export interface PdfJob {
-  bytes: Uint8Array;
-  /** Stop reading pages once this many characters are out. */
-  want: number;
-}
+import { HelperPool, type HelperPoolOptions } from "../helper/pool.ts";
 
 export type PdfText =
   | { kind: "text"; text: string; pages: number; read: number; unreadable: number }
   | { kind: "encrypted" }
   | { kind: "invalid" };
 
-export type PdfOutcome = PdfText | { kind: "timeout" } | { kind: "error" };
+export type PdfOutcome = PdfText | { kind: "timeout" } | { kind: "memory" } | { kind: "busy" } | { kind: "error" };
 
-/** Wall-clock budget per PDF: a 10 MB text-heavy PDF takes ~1-3 s here; a hostile one gets no longer. */
-export const PDF_BUDGET_MS = 10_000;
+export type PdfExtractorOptions = Omit<HelperPoolOptions, "role">;
+
+/**
+ * Work time per PDF: a 10 MB text-heavy PDF takes ~1-3 s here; a hostile one gets no longer.
+ * Memory: a helper may reach 400 MB resident (its RLIMIT_DATA 512 MB stops it near 330 MB first);
+ * with the server's own copy of the bytes, one PDF grows the service by less than 500 MB.
+ */
+export const PDF_LIMITS: PdfExtractorOptions = {
+  processes: 2, budgetMs: 10_000, maxWaitMs: 30_000, idleMs: 60_000, memory: { memoryMb: 400, dataMb: 512 }, recycleMb: 200,
+};
 
 export class PdfExtractor {
-  private readonly pool: WorkerPool<PdfText>;
+  private readonly pool: HelperPool<PdfText>;
+  readonly options: PdfExtractorOptions;
 
-  constructor(options: { workers: number; budgetMs: number; idleMs: number }) {
-    this.pool = new WorkerPool<PdfText>({ url: workerUrl("mail/content/pdf-text/worker", new URL("./worker.ts", import.meta.url)), ...options });
+  constructor(options: Partial<PdfExtractorOptions> = {}) {
+    this.options = { ...PDF_LIMITS, ...options };
+    this.pool = new HelperPool<PdfText>({ role: "pdf-text", ...this.options });
   }
 
-  /** The text of a PDF, enough for `maxChars` (twice it, so a cut can be seen). `bytes` is copied. */
-  async extract(bytes: Uint8Array, maxChars: number): Promise<PdfOutcome> {
-    const copy = new Uint8Array(bytes); // its own buffer, transferred to the worker without a second copy
-    const job: PdfJob = { bytes: copy, want: 2 * maxChars + 1 };
-    const outcome = await this.pool.run(job, [copy.buffer]);
-    return outcome.ok ? outcome.value : { kind: outcome.reason };
+  /** The text of a PDF, enough for `maxChars` (twice it, so a cut can be seen), read on `owner`'s share. */
+  async extract(bytes: Uint8Array, maxChars: number, owner = ""): Promise<PdfOutcome> {
+    const outcome = await this.pool.run(owner, { want: 2 * maxChars + 1 }, bytes);
+    if (outcome.ok) return outcome.value;
+    return { kind: outcome.reason === "crash" ? "memory" : outcome.reason };
   }
 
   close(): void {
@@ -41,10 +44,9 @@ export class PdfExtractor {
   }
 }
 
-// Two cores here are shared with IMAP parsing, HTML conversion and HTTP: at most two PDFs are read
-// at once (one on this machine), the rest wait inside their budget. A worker with PDF.js loaded is
-// ~40 MB, so an idle one is stopped after a minute.
+// Two helpers: a second token always finds one free while a first keeps one busy (the OS shares the
+// cores between them). A helper with PDF.js loaded is ~55 MB resident; an idle one stops after a minute.
 let shared: PdfExtractor | undefined;
 export function sharedPdfExtractor(): PdfExtractor {
-  return (shared ??= new PdfExtractor({ workers: Math.max(1, Math.min(2, availableParallelism() - 1)), budgetMs: PDF_BUDGET_MS, idleMs: 60_000 }));
+  return (shared ??= new PdfExtractor());
 }

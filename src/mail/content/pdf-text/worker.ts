@@ -1,15 +1,10 @@
-// The PDF→text thread (see ./extract.ts). PDF.js (through unpdf's serverless build, which runs
-// PDF.js's own worker code inline) parses here, so a document that is slow or huge to parse costs
-// only this thread, which the pool terminates when the budget is spent.
-// Built into the single executable as its own entry point (scripts/build.ts).
+// The PDF→text helper process (see ./extract.ts, ../helper/). PDF.js (through unpdf's serverless
+// build, which runs PDF.js's own worker code inline) parses here, so a document that is slow, huge
+// or built to exhaust memory costs only this process, which the server stops at its budget or
+// memory ceiling. Started by ../helper/roles.ts (the executable: `--content-helper pdf-text`).
 import { getResolvedPDFJS } from "unpdf";
-import type { PdfJob, PdfText } from "./extract.ts";
-
-declare const self: Worker;
-
-// PDF.js reports recoverable problems of a document (a bad xref, a missing font) on the console;
-// here that would be the server's stdout, with text chosen by whoever wrote the PDF.
-for (const k of ["log", "info", "warn", "error", "debug"] as const) console[k] = () => {};
+import { serveJobs } from "../helper/serve.ts";
+import type { PdfText } from "./extract.ts";
 
 type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof getResolvedPDFJS>>["getDocument"]>["promise"]>;
 
@@ -18,12 +13,10 @@ type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof getResolvedPDFJS
 // network: text extraction needs none of them.
 const OPTIONS = { isEvalSupported: false, disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false };
 
-self.onmessage = async (event: MessageEvent<{ id: number; input: PdfJob }>) => {
-  const { id, input } = event.data;
-  self.postMessage({ id, value: await extract(input) });
-};
+/** The job: the PDF's bytes as the payload, and how many characters are wanted. */
+void serveJobs((input, bytes) => extract(bytes, (input as { want: number }).want), getResolvedPDFJS);
 
-async function extract({ bytes, want }: PdfJob): Promise<PdfText> {
+async function extract(bytes: Uint8Array, want: number): Promise<PdfText> {
   let pdf: PdfDocument;
   try {
     // unpdf's getResolvedPDFJS installs the globals PDF.js expects outside a browser, then loads its
@@ -32,6 +25,7 @@ async function extract({ bytes, want }: PdfJob): Promise<PdfText> {
     const { getDocument } = await getResolvedPDFJS();
     pdf = await getDocument({ data: bytes, ...OPTIONS }).promise;
   } catch (err) {
+    if (/out of memory/i.test(String((err as Error)?.message))) throw err;
     return { kind: (err as { name?: string }).name === "PasswordException" ? "encrypted" : "invalid" };
   }
   try {
@@ -57,7 +51,8 @@ async function pageText(pdf: PdfDocument, n: number): Promise<string | null> {
     const content = await page.getTextContent();
     page.cleanup();
     return content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join("").trim();
-  } catch {
+  } catch (err) {
+    if (/out of memory/i.test(String((err as Error)?.message))) throw err;
     return null;
   }
 }

@@ -47,14 +47,14 @@ export async function fetchPart(client: ImapFlow, q: PartQuery, capFor: (p: Loca
 }
 
 /** imapflow keys a partial answer `BODY[2]<0>` as "2<0>" or "2" depending on the server's echo. */
-function sectionOf(parts: Map<string, Buffer> | undefined, section: string): Buffer | undefined {
+export function sectionOf(parts: Map<string, Buffer> | undefined, section: string): Buffer | undefined {
   if (!parts) return undefined;
   const key = section.toLowerCase();
   for (const [k, v] of parts) if (k === key || k.startsWith(`${key}<`)) return v;
   return undefined;
 }
 
-function partNotFound(folder: string, q: PartQuery, parts: LocatedPart[]): MailError {
+export function partNotFound(folder: string, q: PartQuery, parts: LocatedPart[]): MailError {
   const list = parts.length
     ? `\n${fenceUntrusted(partLines(parts).join("\n"), "The list of its parts (number, type, name, size)").text}\n`
     : " It has no parts with content. ";

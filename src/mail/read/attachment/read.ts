@@ -1,11 +1,10 @@
 // get_attachment: one part of a message, as text, as an image, or described with the reason its
 // content is not returned. The IMAP work (./fetch.ts) happens under the mailbox lock; decoding,
-// HTML conversion and PDF extraction (worker threads with budgets) happen after it is released.
+// HTML conversion and PDF extraction (helper processes with budgets) happen after it is released.
 import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "../attachment-list.ts";
-import type { HtmlConverter } from "../../content/html-text/converter.ts";
 import { decodeTransfer } from "../../mime/tree.ts";
-import { sharedPdfExtractor, type PdfExtractor } from "../../content/pdf-text/extract.ts";
+import { contentReaders, type ContentReaders } from "../../content/readers.ts";
 import { fetchPart, type PartQuery } from "./fetch.ts";
 import { guessedFromName, kindOf, type Kind } from "./kinds.ts";
 import { encodingOf, fetchCap, LIMITS, megabytes, WHOLE } from "./limits.ts";
@@ -13,11 +12,6 @@ import { nothing, readImage, readPdf, readText, type Reading } from "./readers.t
 
 export interface AttachmentQuery extends PartQuery {
   maxChars: number;
-}
-
-export interface AttachmentDeps {
-  converter?: HtmlConverter;
-  pdf?: PdfExtractor;
 }
 
 /** What kind of content the part was read as (HTML counts as text). */
@@ -29,7 +23,7 @@ export interface AttachmentContent extends AttachmentInfo, Reading {
   kind: PublicKind;
 }
 
-export async function getAttachment(client: ImapFlow, q: AttachmentQuery, deps: AttachmentDeps = {}): Promise<AttachmentContent> {
+export async function getAttachment(client: ImapFlow, q: AttachmentQuery, readers: ContentReaders = contentReaders("")): Promise<AttachmentContent> {
   const fetched = await fetchPart(client, q, (p) => fetchCap(kindOf(p.node.type, p.info.filename), p.node));
   const { located, raw, cut } = fetched;
   const kind = kindOf(located.node.type, located.info.filename);
@@ -42,9 +36,9 @@ export async function getAttachment(client: ImapFlow, q: AttachmentQuery, deps: 
     return { ...whole, ...nothing(tooLarge(kind, cut ? null : size)) };
   }
   if (kind === "image") return { ...whole, ...readImage(bytes, located.info.content_type) };
-  if (kind === "pdf") return { ...whole, ...(await readPdf(bytes, q.maxChars, deps.pdf ?? sharedPdfExtractor())) };
+  if (kind === "pdf") return { ...whole, ...(await readPdf(bytes, q.maxChars, readers)) };
   const guessed = guessedFromName(located.node.type);
-  return { ...whole, ...(await readText(kind, located, bytes, { cut, guessed, maxChars: q.maxChars, converter: deps.converter })) };
+  return { ...whole, ...(await readText(kind, located, bytes, { cut, guessed, maxChars: q.maxChars, readers })) };
 }
 
 function notFetched(kind: Kind, size: number): string {

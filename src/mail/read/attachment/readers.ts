@@ -3,12 +3,11 @@
 // bytes. Each reader says in `note` what a caller should know, or why nothing is returned.
 import { attachmentsOf, type AttachmentInfo } from "../attachment-list.ts";
 import { htmlToText } from "../../content/html-text/convert.ts";
-import type { HtmlConverter } from "../../content/html-text/converter.ts";
+import type { ContentReaders } from "../../content/readers.ts";
 import { readable, window } from "../message.ts";
 import { bodySegments, decodeText } from "../../mime/body.ts";
 import { headerView } from "../../mime/headers.ts";
 import { parseMessage, type MimePart } from "../../mime/tree.ts";
-import { PDF_BUDGET_MS, type PdfExtractor } from "../../content/pdf-text/extract.ts";
 import type { Kind } from "./kinds.ts";
 import { LIMITS, megabytes } from "./limits.ts";
 import type { LocatedPart } from "./parts.ts";
@@ -53,12 +52,18 @@ export function readImage(bytes: Buffer, declared: string): Reading {
   return { content: "image", text: null, truncated: false, image_type: type, pages: null, attachments: [], note, image: bytes };
 }
 
-export async function readPdf(bytes: Buffer, maxChars: number, extractor: PdfExtractor): Promise<Reading> {
+export async function readPdf(bytes: Buffer, maxChars: number, readers: ContentReaders): Promise<Reading> {
   if (!isPdf(bytes)) return nothing("Its content is not a PDF (it has no %PDF- header), so no text is returned.");
-  const r = await extractor.extract(bytes, maxChars);
+  const r = await readers.pdf.extract(bytes, maxChars, readers.owner);
+  const limits = readers.pdf.options;
   if (r.kind === "encrypted") return nothing("The PDF is password-protected, so its text cannot be read.");
   if (r.kind === "invalid") return nothing("The PDF is damaged or in a form PDF.js cannot open, so no text could be read.");
-  if (r.kind === "timeout") return nothing(`The PDF could not be read within ${PDF_BUDGET_MS / 1000} s (too large or too complex), so no text is returned.`);
+  if (r.kind === "timeout") return nothing(`The PDF could not be read within ${limits.budgetMs / 1000} s of work (too large or too complex), so no text is returned.`);
+  if (r.kind === "memory") {
+    return nothing(`Reading the PDF was stopped: it needed more than the ${limits.memory.memoryMb} MB of memory this server allows one document ` +
+      "(a document built to exhaust memory, or an unusually complex one), so no text is returned. Open it in a PDF viewer.");
+  }
+  if (r.kind === "busy") return nothing(`This server is busy reading other PDFs and could not start on this one within ${limits.maxWaitMs / 1000} s. Try again in a minute.`);
   if (r.kind === "error") return nothing("Reading the PDF failed, so no text is returned.");
   if (!r.text.trim() && r.read === r.pages) {
     return { ...nothing(`The PDF has ${r.pages} page(s) but no text in them (scanned pages are pictures; this tool does not do OCR).`), pages: r.pages };
@@ -73,7 +78,7 @@ export interface TextOptions {
   cut: boolean;
   /** A generic type (application/octet-stream) that only its file name made text. */
   guessed: boolean;
-  converter?: HtmlConverter;
+  readers: ContentReaders;
 }
 
 export async function readText(kind: Kind, located: LocatedPart, bytes: Buffer, o: TextOptions): Promise<Reading> {
@@ -82,7 +87,7 @@ export async function readText(kind: Kind, located: LocatedPart, bytes: Buffer, 
   const decoded = decodeText(mimePart(located, bytes));
   const cutNote = o.cut ? `Only its first ${megabytes(LIMITS.text)} were read.` : null;
   if (kind !== "html") return textReading(decoded, o.maxChars, { cut: o.cut, notes: [cutNote] });
-  const html = await htmlToText(decoded, o.maxChars, o.converter);
+  const html = await htmlToText(decoded, o.maxChars, o.readers);
   return textReading(html.text, o.maxChars, { cut: o.cut, notes: [html.note, cutNote] });
 }
 
@@ -90,7 +95,7 @@ export async function readText(kind: Kind, located: LocatedPart, bytes: Buffer, 
 async function readMessage(located: LocatedPart, bytes: Buffer, o: TextOptions): Promise<Reading> {
   const parsed = await parseMessage(bytes, located.info.part);
   const root: MimePart = { ...mimePart(located, Buffer.alloc(0)), type: "message/rfc822", message: parsed };
-  const body = await readable(bodySegments({ headers: headerView(false), root }), o.maxChars, o.converter);
+  const body = await readable(bodySegments({ headers: headerView(false), root }), o.maxChars, o.readers);
   const cutNote = o.cut ? `The attached message is larger than ${megabytes(LIMITS.message)}; only its first ${megabytes(LIMITS.message)} were read.` : null;
   const attachments = attachmentsOf(located.node.childNodes?.[0], o.cut ? null : parsed);
   return textReading(body.text, o.maxChars, { cut: o.cut, attachments, notes: [...body.notes, cutNote] });

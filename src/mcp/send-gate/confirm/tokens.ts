@@ -7,6 +7,7 @@
 // replay is refused). What they carry is no secret: a nonce, a keyed hash, and for the card what
 // it shows the person anyway.
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
+import type { Afterwards } from "../../../mail/write/deliver.ts";
 import type { TokenExtra } from "../../server.ts";
 
 /** An elicitation round: nonce and message digest. */
@@ -24,8 +25,8 @@ export interface ReviewClaim {
   uid: number;
   messageId: string;
   envelope: { from: string; to: string[] };
-  /** The message a reply answers, flagged \Answered once it is sent. */
-  replyTo?: { folder: string; uid: number };
+  /** Once sent: the message it answers or forwards, flagged so (src/mail/write/deliver.ts). */
+  after: Afterwards;
 }
 
 /** A round's state lives as long as the at-most-once window: a retry after that is a new request. */

@@ -51,7 +51,7 @@ export const getAttachment = defineTool({
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    const a = await ctx.withImap((client) => readAttachment(client, { folder: args.folder, uid: args.uid, part: args.part, maxChars: args.max_chars }));
+    const a = await ctx.withImap((client) => readAttachment(client, { folder: args.folder, uid: args.uid, part: args.part, maxChars: args.max_chars }, ctx.content));
     const { image, ...structured } = a;
     const result: CallToolResult = ok({ ...structured }, describe(a));
     if (image) result.content.push({ type: "image", data: image.toString("base64"), mimeType: a.image_type! });

@@ -39,7 +39,7 @@ export const getEmail = defineTool({
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    const email = await ctx.withImap((client) => fetchEmail(client, { folder: args.folder, uid: args.uid, maxChars: args.max_chars }));
+    const email = await ctx.withImap((client) => fetchEmail(client, { folder: args.folder, uid: args.uid, maxChars: args.max_chars }, ctx.content));
     return ok({ ...email }, describe(email));
   },
 });

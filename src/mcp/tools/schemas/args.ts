@@ -2,8 +2,12 @@
 // choosing arguments.
 import { z } from "zod";
 
+/** What every folder argument accepts besides a path (docs/design.md §6). */
+export const SPECIAL_USE_HINT =
+  'or a special-use name that finds the provider\'s folder of that use whatever it is called: "\\Inbox", "\\Sent", "\\Drafts", "\\Trash", "\\Archive", "\\Junk", "\\All"';
+
 export const folderArg = z.string().min(1).max(1000).default("INBOX")
-  .describe('Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024". Default INBOX.');
+  .describe(`Folder path exactly as list_mailboxes returns it, e.g. "INBOX" or "Archive/2024", ${SPECIAL_USE_HINT}. Default INBOX.`);
 
 export const uidArg = z.number().int().positive().max(4_294_967_295) // RFC 3501 §2.3.1.1: 32-bit
   .describe("The message's IMAP UID in that folder, as returned in a summary's uid field.");

@@ -23,6 +23,7 @@ export const summarySchema = z.object({
   flagged: z.boolean(),
   has_attachments: z.boolean(),
   size: z.number().int().describe("Size of the whole message in bytes."),
+  labels: z.array(z.string()).describe("Gmail labels, or elsewhere the message's IMAP keywords (label_email sets them); [] when none."),
 });
 
 export const nextBeforeUid = z.number().int().nullable()
@@ -34,6 +35,7 @@ export const who = formatAddress;
 /** One line per message, for the readable text block. */
 export function summaryLine(s: Summary): string {
   const marks = [s.seen ? "" : "unread", s.flagged ? "flagged" : "", s.has_attachments ? "attachments" : ""].filter(Boolean);
+  if (s.labels.length) marks.push(`labels: ${s.labels.join(", ")}`);
   const tail = marks.length ? ` [${marks.join(", ")}]` : "";
   return `uid ${s.uid} | ${s.date ?? "no date"} | ${s.from ? who(s.from) : "(unknown sender)"} | ${s.subject || "(no subject)"}${tail}`;
 }

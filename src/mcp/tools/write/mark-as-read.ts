@@ -1,12 +1,9 @@
 // mark_as_read: set (read=true) or clear (read=false) the \Seen flag on messages of one folder.
 import { z } from "zod";
 import { markRead } from "../../../mail/write/flags.ts";
-import { uidsGone } from "../../../mail/imap/uids.ts";
 import { defineTool } from "../define.ts";
-import { ok } from "../result.ts";
 import { folderArg, uidsArg } from "../schemas/args.ts";
-
-const plural = (n: number) => `${n} message${n === 1 ? "" : "s"}`;
+import { updatedResult, updatedShape } from "../schemas/updated.ts";
 
 export const markAsRead = defineTool({
   name: "mark_as_read",
@@ -22,24 +19,16 @@ export const markAsRead = defineTool({
       uids: uidsArg,
       read: z.boolean().default(true).describe("true marks as read (default), false as unread."),
     },
-    outputSchema: {
-      folder: z.string(),
-      updated: z.number().int().describe("How many of the given messages were found and are now in the requested state."),
-    },
+    outputSchema: updatedShape,
     // Only flips a flag, and the same call twice leaves the same state.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   activity: {
     fromArgs: (args) => ({ folder: args.folder, uids: args.uids, read: args.read }),
-    fromResult: () => ({}),
+    fromResult: (res) => ({ folder: res.folder }), // the path a special-use name stood for
   },
   handler: async (args, ctx) => {
     const res = await ctx.withImap((client) => markRead(client, args.folder, args.uids, args.read));
-    if (!res.updated) {
-      throw uidsGone(res.missing, args.folder, "Nothing was changed.");
-    }
-    const lines = [`Marked ${plural(res.updated)} as ${args.read ? "read" : "unread"} in ${args.folder}.`];
-    if (res.missing.length) lines.push(`Not found (moved or deleted?): uids ${res.missing.join(", ")}.`);
-    return ok({ folder: args.folder, updated: res.updated }, lines.join("\n"));
+    return updatedResult(res, (n) => `Marked ${n} as ${args.read ? "read" : "unread"} in ${res.folder}.`);
   },
 });

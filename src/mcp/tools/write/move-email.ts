@@ -1,10 +1,9 @@
 // move_email: move messages to another folder, returning their new uids there.
 import { z } from "zod";
 import { moveEmails } from "../../../mail/write/move.ts";
-import { uidsGone } from "../../../mail/imap/uids.ts";
 import { defineTool } from "../define.ts";
-import { ok } from "../result.ts";
-import { folderArg, uidsArg } from "../schemas/args.ts";
+import { folderArg, SPECIAL_USE_HINT, uidsArg } from "../schemas/args.ts";
+import { movedActivity, movedResult, movedShape } from "../schemas/moved.ts";
 
 export const moveEmail = defineTool({
   name: "move_email",
@@ -14,37 +13,23 @@ export const moveEmail = defineTool({
     description:
       "Moves messages (by uid) from one folder to another, e.g. to Archive, Trash or a project folder. " +
       "A message gets a new uid in the destination: the result maps each old uid to its new_uid there; use those from now on. " +
-      "destination must be an existing folder path exactly as list_mailboxes returns it; an unknown one is an error listing the folders.",
+      "destination must be an existing folder path exactly as list_mailboxes returns it, or a special-use name such as \"\\\\Archive\"; an unknown one is an error listing the folders.",
     inputSchema: {
       folder: folderArg,
       uids: uidsArg,
-      destination: z.string().min(1).max(1000).describe('Path of the folder to move to, e.g. "Archive" (see list_mailboxes).'),
+      destination: z.string().min(1).max(1000).describe(`Path of the folder to move to, e.g. "Projects/2024" (see list_mailboxes), ${SPECIAL_USE_HINT}.`),
     },
-    outputSchema: {
-      from: z.string().describe("Source folder path."),
-      to: z.string().describe("Destination folder path."),
-      moved: z.array(z.object({
-        uid: z.number().int().describe("UID in the source folder."),
-        new_uid: z.number().int().nullable().describe("UID in the destination (null if the server does not report it)."),
-      })),
-    },
+    outputSchema: movedShape,
     // Not additive: the messages leave the source folder (moving to Trash is how mail gets deleted),
     // so clients should confirm. Not idempotent: a repeat finds the uids gone.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   activity: {
     fromArgs: (args) => ({ folder: args.folder, destination: args.destination, uids: args.uids }),
-    fromResult: (res) => ({ moved: res.moved }),
+    fromResult: movedActivity, // paths, not special-use names
   },
   handler: async (args, ctx) => {
     const res = await ctx.withImap((client) => moveEmails(client, args.folder, args.uids, args.destination), { retryOnDrop: false });
-    if (!res.moved.length) {
-      throw uidsGone(res.missing, res.from, "Nothing was moved.");
-    }
-    const n = res.moved.length;
-    const lines = [`Moved ${n} message${n === 1 ? "" : "s"} from ${res.from} to ${res.to}:`];
-    lines.push(...res.moved.map((m) => `  uid ${m.uid} -> ${m.new_uid ?? "(new uid unknown)"} in ${res.to}`));
-    if (res.missing.length) lines.push(`Not found in ${res.from} (moved or deleted?): uids ${res.missing.join(", ")}.`);
-    return ok({ from: res.from, to: res.to, moved: res.moved }, lines.join("\n"));
+    return movedResult(res);
   },
 });

@@ -5,8 +5,8 @@
 // caller told "error" would send it again.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ONCE } from "../../mail/write/outgoing.ts";
-import { deliver, markAnswered, type Delivered } from "../../mail/write/send.ts";
-import { removeDraft, saveHeld } from "../../mail/write/stored-draft.ts";
+import { deliver, type Afterwards, type Deliverable, type Delivered } from "../../mail/write/deliver.ts";
+import { saveHeld } from "../../mail/write/stored-draft.ts";
 import { toolError } from "../tools/result.ts";
 import { REVIEW_TTL_MS } from "./confirm/tokens.ts";
 import type { GateDeps } from "./deps.ts";
@@ -31,17 +31,24 @@ export function capRefusal(r: CapRefusal, now: number): CallToolResult {
 export async function sendNow(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, decision: "sent_directly" | "confirmed"): Promise<CallToolResult> {
   const claim = await deps.store.sendLedger.claim<SendResult>(deps.grantId, digest, { message_id: mail.messageId } as SendResult);
   if (!claim.claimed) return answerEarlier(deps, digest, claim.entry);
-  return transmit(deps, digest, mail, decision, () => afterSend(deps, mail.replyTo, req.draft));
+  const after: Afterwards = { ...mail.after, ...(req.draft?.uid != null ? { sentDraft: { folder: req.draft.folder, uid: req.draft.uid } } : {}) };
+  return transmit(deps, digest, mail, after, { decision, describe: mail.describe, fenced: mail.describe.includes("UNTRUSTED-CONTENT") });
 }
 
-/** What goes over SMTP and into Sent, with its envelope (Bcc recipients included). */
-export type Transmission = Pick<OutgoingMail, "messageId" | "wire" | "stored" | "envelope">;
+/** How the sent message is told of: the gate's decision and the tool's words about the message. */
+export interface Telling {
+  decision: "sent_directly" | "confirmed";
+  describe: string;
+  /** The recipients are inside the description's fence (a stranger wrote part of them): count them only. */
+  fenced: boolean;
+}
 
 /**
- * The digest is claimed: count the send against the caps, submit it, then (never failing the call)
- * do what follows a send and note the outcome for retries and the recipients as known.
+ * The digest is claimed: count the send against the caps and deliver it (src/mail/write/deliver.ts,
+ * the one place mail is sent, which files it in Sent and does `after`); then, never failing the
+ * call, note the outcome for retries and the recipients as known.
  */
-export async function transmit(deps: GateDeps, digest: string, msg: Transmission, decision: "sent_directly" | "confirmed", after: () => Promise<string[]>): Promise<CallToolResult> {
+export async function transmit(deps: GateDeps, digest: string, msg: Deliverable, after: Afterwards, telling: Telling): Promise<CallToolResult> {
   const ledger = deps.store.sendLedger;
   const slot = await deps.caps.take(deps.grantId);
   if (!("release" in slot)) {
@@ -50,31 +57,19 @@ export async function transmit(deps: GateDeps, digest: string, msg: Transmission
   }
   let delivered: Delivered;
   try {
-    delivered = await deliver(deps.mail, msg);
+    delivered = await deliver(deps.mail, msg, after);
   } catch (err) {
     // Refused or never reached: nothing went out, so neither the cap nor the ledger keeps it.
     await slot.release();
     await ledger.release(deps.grantId, digest);
     throw err;
   }
-  delivered.warnings.push(...(await after()));
-  const { result, text } = sentResult(msg.messageId, delivered, decision);
+  const { result, text } = sentResult(delivered, telling.decision, telling.describe, telling.fenced);
   await settle(deps, "noting a sent message", async () => {
     await deps.store.sendRecipients.add(deps.grantId, delivered.accepted);
     await ledger.finish(deps.grantId, digest, result);
   });
   return answer(result, text);
-}
-
-/** Once sent: the parent of a reply flagged answered, a sent draft removed. Failures are warnings. */
-export async function afterSend(deps: GateDeps, replyTo: OutgoingMail["replyTo"], draft: DraftRef | undefined): Promise<string[]> {
-  const warnings = replyTo ? await markAnswered(deps.mail, replyTo) : [];
-  if (draft?.uid != null) {
-    const uid = draft.uid;
-    await deps.mail.withImap((c) => removeDraft(c, draft.folder, uid), ONCE)
-      .catch((err: Error) => warnings.push(`The message was sent, but its draft could not be removed from ${draft.folder}: ${err.message}`));
-  }
-  return warnings;
 }
 
 /** Saves the message as a draft (or leaves the draft it is) and says why it was not sent. */
@@ -99,7 +94,7 @@ export async function hold(deps: GateDeps, req: SendRequest, mail: OutgoingMail,
 
 async function reviewToken(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, draft: DraftRef): Promise<string> {
   const n = await deps.store.sendConfirmations.issue(deps.grantId, REVIEW_TTL_MS);
-  return deps.call.mintReview({ n, d: digest, tool: req.tool, folder: draft.folder, uid: draft.uid!, messageId: mail.messageId, envelope: mail.envelope, ...(mail.replyTo ? { replyTo: mail.replyTo } : {}) });
+  return deps.call.mintReview({ n, d: digest, tool: req.tool, folder: draft.folder, uid: draft.uid!, messageId: mail.messageId, envelope: mail.envelope, after: mail.after });
 }
 
 /** Store writes after the fact: logged when they fail, never turned into a failed call. */

@@ -1,0 +1,21 @@
+// The kinds of content helper process and the module each one runs. Loaded only in the helper
+// (a dynamic import each), so the server never loads PDF.js or html-to-text itself. Both the
+// single executable (src/main.ts, `--content-helper ROLE`) and a source checkout (./entry.ts run
+// by bun) start a helper through this table.
+
+export const HELPER_ROLES = {
+  "html-text": () => import("../html-text/worker.ts"),
+  "pdf-text": () => import("../pdf-text/worker.ts"),
+} as const;
+
+export type HelperRole = keyof typeof HELPER_ROLES;
+
+/** The argument that makes the executable a helper instead of the server. */
+export const HELPER_FLAG = "--content-helper";
+
+export const isHelperRole = (role: string | undefined): role is HelperRole => role !== undefined && Object.hasOwn(HELPER_ROLES, role);
+
+/** Runs the helper `role` in this process (its module starts serving jobs when loaded). */
+export async function runHelper(role: HelperRole): Promise<void> {
+  await HELPER_ROLES[role]();
+}

@@ -1,0 +1,32 @@
+// How the composing tools (draft_email, send_email, update_draft) describe the message they made.
+// A reply's or forward's subject and recipients come in part from the original's sender ("Re: <their
+// subject>", their Reply-To and Cc), so they are written inside the untrusted-content fence
+// (docs/tools.md "The untrusted-content fence"); a message made only from the call's arguments is not.
+import type { Recipients } from "../../../mail/compose/recipients.ts";
+import { formatAddress } from "../../../mail/read/display-addresses.ts";
+import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import type { Assembled } from "../../../mail/write/assemble.ts";
+
+const list = (r: Recipients[keyof Recipients]) => r.map(formatAddress).join(", ");
+
+/** "Subject: …", To, Cc, Bcc, and what the message draws on, as lines. */
+function lines(a: Omit<Assembled, "release">): string[] {
+  const { subject, recipients: r } = a.composed;
+  const out = [`Subject: ${subject || "(no subject)"}`, `To: ${list(r.to)}`];
+  if (r.cc.length) out.push(`Cc: ${list(r.cc)}`);
+  if (r.bcc.length) out.push(`Bcc: ${list(r.bcc)}`);
+  if (a.skipped.length) out.push(`Left out of the reply (not addresses a mail server accepts): ${a.skipped.join(", ")}`);
+  return out;
+}
+
+/** The message's subject and recipients, fenced when an original's sender wrote part of them. */
+export function composedText(a: Omit<Assembled, "release">): string {
+  if (!a.original) return lines(a).join("\n");
+  return fenceUntrusted(lines(a).join("\n"), "The message's subject and recipients (taken in part from the original message)", "its sender and by this call").text;
+}
+
+/** Where the message draws on the mailbox: outside the fence, since folder and uid are the server's. */
+export function originNote(a: Omit<Assembled, "release">, reply: boolean): string {
+  if (!a.original) return "";
+  return `${reply ? "Reply to" : "Forward of"} uid ${a.original.uid} in ${a.original.folder}.`;
+}

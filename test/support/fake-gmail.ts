@@ -1,0 +1,58 @@
+// Gmail's IMAP dialect for the scripted server (./fake-imap.ts): X-GM-EXT-1 labels (STORE and FETCH
+// X-GM-LABELS, labels in modified UTF-7), the [Gmail]/… folders marked with their RFC 6154 use, and a
+// UID MOVE answered with COPYUID, as imap.gmail.com does. Only what a test reads back is kept.
+import type { Socket } from "node:net";
+
+export const GMAIL_CAPS = "IMAP4rev1 X-GM-EXT-1 UIDPLUS MOVE SPECIAL-USE";
+
+export interface GmailState {
+  /** Labels per UID (raw, as sent on the wire). */
+  labels: Map<number, string[]>;
+  /** Every STORE and MOVE command line received, for a test to read. */
+  commands: string[];
+}
+
+export const gmailState = (): GmailState => ({ labels: new Map([[1, ["\\Inbox"]], [2, ["\\Inbox"]], [3, ["\\Inbox"]]]), commands: [] });
+
+type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
+
+/** The label list of a STORE, e.g. `("My Label" \Important Work)`: quoted strings and atoms. */
+function parseList(text: string): string[] {
+  const inner = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+  return [...inner.matchAll(/"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/\\(.)/g, "$1") : m[2]!));
+}
+
+const quoted = (l: string) => (l.startsWith("\\") ? l : `"${l.replace(/["\\]/g, "\\$&")}"`);
+
+export function gmailHandlers(state: GmailState, fetchLine: (n: number) => string): Record<string, Reply> {
+  return {
+    LIST: (s, tag, args) => {
+      if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
+      s.write(`* LIST (\\HasNoChildren) "/" "INBOX"\r\n* LIST (\\HasChildren \\Noselect) "/" "[Gmail]"\r\n` +
+        `* LIST (\\All \\HasNoChildren) "/" "[Gmail]/All Mail"\r\n* LIST (\\HasNoChildren \\Trash) "/" "[Gmail]/Trash"\r\n` +
+        `* LIST (\\HasNoChildren \\Sent) "/" "[Gmail]/Sent Mail"\r\n${tag} OK done\r\n`);
+    },
+    STORE: (s, tag, args) => {
+      state.commands.push(`STORE ${args}`);
+      const [set = "", op = ""] = args.split(" ");
+      const labels = parseList(args);
+      for (const uid of set.split(",").map(Number)) {
+        const now = new Set(state.labels.get(uid) ?? []);
+        for (const l of labels) op.startsWith("-") ? now.delete(l) : now.add(l);
+        state.labels.set(uid, [...now]);
+      }
+      s.write(`${tag} OK Success\r\n`);
+    },
+    MOVE: (s, tag, args) => {
+      state.commands.push(`MOVE ${args}`);
+      const uid = Number(args.split(" ")[0]);
+      s.write(`* OK [COPYUID 7 ${uid} ${500 + uid}] moved\r\n* ${uid} EXPUNGE\r\n${tag} OK Success\r\n`);
+    },
+    FETCH: (s, tag, args) => {
+      const [set = ""] = args.split(" ");
+      const uids = set.split(",").flatMap((p) => (p.includes(":") ? [1, 2, 3] : [Number(p)])).filter((n) => n >= 1 && n <= 3);
+      const lines = [...new Set(uids)].map((n) => fetchLine(n).replace("FLAGS (", `X-GM-LABELS (${(state.labels.get(n) ?? []).map(quoted).join(" ")}) FLAGS (`));
+      s.write(lines.join("") + `${tag} OK Success\r\n`);
+    },
+  };
+}
