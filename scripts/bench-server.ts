@@ -38,7 +38,7 @@ const store = await openStore({
   databaseUrl, sqlitePath: join(dir, "store.sqlite"), masterKey: config.secretKey, clock: systemClock, clientIdleMs: CLIENT_IDLE_MS,
 });
 const clients = new ClientRegistry(config, store.clients);
-const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger);
+const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { answers: store.sessionAnswers });
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));

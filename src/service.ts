@@ -46,7 +46,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log);
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { answers: store.sessionAnswers });
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);

@@ -56,7 +56,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { db, grants, pending, activity } = store;
   const clients = new ClientRegistry(config, store.clients);
   const events = new TokenEvents();
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool } });
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
   const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending });
