@@ -26,7 +26,7 @@ export class MailConnections {
 
   /**
    * The token was revoked: its account leaves memory and its connections close, even mid-command;
-   * a send in progress is stopped before SMTP DATA and a later one refused (smtp/pool.ts).
+   * a send in progress is stopped before its message goes out and a later one refused (smtp/pool.ts).
    */
   closeToken(tokenId: string): void {
     this.credentials.forget(tokenId);

@@ -67,7 +67,7 @@ export class McpRuntime {
    */
   async revoke(tokenId: string): Promise<void> {
     // Mail first, in the same tick: by the time a client reads "revoked", its send is already stopped
-    // short of SMTP DATA (src/mail/smtp/pool.ts).
+    // before the message goes out (src/mail/smtp/pool.ts).
     this.mail.closeToken(tokenId);
     this.inflight.revoke(tokenId);
     await this.sessions.closeToken(tokenId);

@@ -108,6 +108,11 @@ export function ownerKey(masterKey: Uint8Array, parts: readonly string[]): strin
   return createHmac("sha256", masterKey).update("mailbox-mcp owner v1\0" + parts.join("\0"), "utf8").digest("hex");
 }
 
+/** Who a grant is for across clients: HMAC of the mailbox login alone (migration 9), for the session cap's fairness. */
+export function mailboxKey(masterKey: Uint8Array, login: string): string {
+  return ownerKey(masterKey, ["mailbox", login]);
+}
+
 /**
  * The key that seals what the owner's own tools show (grant labels, activity details): derived from
  * the master key alone, so the database without the master key names no mailbox and no recipient.

@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.ts";
 import { DEFAULT_SEND_POLICY, isSendPolicy, LEGACY_SEND_POLICY, type SendPolicy } from "../send-policy.ts";
 import {
-  hashSecret, newDataKey, open, ownerKey, randomHex, seal, sealRecord, unwrapDataKey, wrapDataKey,
+  hashSecret, mailboxKey, newDataKey, open, ownerKey, randomHex, seal, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
 import { ACTIVITY_RETENTION_MS } from "./activity.ts";
 import type { Db, Sql } from "./db.ts";
@@ -41,12 +41,14 @@ export class GrantStore {
     const label = info.label ? await sealRecord(this.masterKey, info.label, `label:${grantId}`) : null;
     const now = this.clock();
     const key = owner ? ownerKey(this.masterKey, [owner.clientId, owner.login]) : null;
+    // The person behind the grant whatever the client: the session cap's unit of fairness (src/store/mcp-sessions.ts).
+    const mailbox = owner ? mailboxKey(this.masterKey, owner.login) : null;
     return this.db.tx(async (tx) => {
       // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
       if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, send_policy)
+      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
         VALUES (${grantId}, ${sealed}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
-                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
+                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
       await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
         VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
                 ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;

@@ -19,6 +19,14 @@ export const sessionKey = (sessionId: string): string => hashSecret(sessionId);
 /** "No limit" for LIMIT … OFFSET: SQLite's `LIMIT -1` is not valid on Postgres, and `LIMIT ALL` not on SQLite. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
+/** The caps a new session is checked against (src/mcp/transport/sessions.ts SESSION_LIMITS). */
+export interface SessionCaps {
+  perToken: number;
+  /** All the sessions of one registered client's tokens (the configured client is shared by everyone: not counted). */
+  perClient: number;
+  total: number;
+}
+
 /** The advisory lock id that serialises session evictions on Postgres ("sess" in ASCII). */
 const EVICTION_LOCK = 0x73657373;
 
@@ -74,33 +82,71 @@ export class SessionRows {
   }
 
   /**
-   * Deletes the least recently used sessions of `tokenId` beyond `perToken`, then those of anyone
-   * beyond `total`, in one transaction (instances sharing the store see either all or none).
-   * Returns the deleted keys.
+   * Makes room after `newKey` was inserted for `tokenId`, in one transaction (instances sharing the
+   * store see all or none of it), by the policy of docs/decisions.md "Per-account limits": the
+   * token's own least recently used sessions beyond `caps.perToken`; then, when the token's client
+   * registered itself, that client's beyond `caps.perClient`; then, while more than `caps.total` are
+   * held, one session of the owner (the mailbox login behind the grant) holding the most — never of
+   * another owner holding as few as the newcomer's. When nobody holds more than the newcomer's owner,
+   * the newcomer's owner gives up its own least recently used session, which is `newKey` itself when
+   * it holds no other: the new session is then refused. Returns the deleted keys.
+   *
+   * Owner: the mailbox login behind a session's grant (migration 9), or the grant itself for grants
+   * made before it; every session has a grant (rows go with their token, tokens with their grant).
    */
-  evict(tokenId: string, perToken: number, total: number): Promise<string[]> {
+  evict(tokenId: string, caps: SessionCaps): Promise<string[]> {
     return this.db.tx(async (tx) => {
       // Two instances evicting at once would lock overlapping rows in different orders and deadlock
       // (seen on Postgres with 3 instances opening sessions for one token): one eviction at a time.
       if (this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(${EVICTION_LOCK})`;
-      return [
-        ...(await this.evictBeyond(tx, tokenId, perToken)),
-        ...(await this.evictBeyond(tx, null, total)),
-      ];
+      const gone = await this.beyondForToken(tx, tokenId, caps.perToken);
+      const [client] = await tx<{ client_id: string }[]>`
+        SELECT g.client_id FROM tokens t JOIN grants g ON g.id = t.grant_id JOIN clients c ON c.id = g.client_id
+         WHERE t.token_hash = ${tokenId}`;
+      if (client) gone.push(...(await this.beyondForClient(tx, client.client_id, caps.perClient)));
+      const [me] = await tx<{ owner: string }[]>`
+        SELECT COALESCE(g.mailbox_key, g.id) AS owner FROM tokens t JOIN grants g ON g.id = t.grant_id WHERE t.token_hash = ${tokenId}`;
+      for (let over = (await this.total(tx)) - caps.total; over > 0 && me; over--) {
+        const victim = await this.fairVictim(tx, me.owner);
+        gone.push(...keys(await tx<{ id_hash: string }[]>`
+          DELETE FROM mcp_sessions WHERE id_hash = (
+            SELECT s.id_hash FROM mcp_sessions s JOIN tokens t ON t.token_hash = s.token_hash JOIN grants g ON g.id = t.grant_id
+             WHERE COALESCE(g.mailbox_key, g.id) = ${victim} ORDER BY s.last_seen, s.created_at, s.rowid LIMIT 1) RETURNING id_hash`));
+      }
+      return gone;
     });
   }
 
-  /** Inside a transaction: the least recently used sessions (of `tokenId`, or anyone's) beyond `keep`. */
-  private async evictBeyond(tx: Sql, tokenId: string | null, keep: number): Promise<string[]> {
-    // Two statements rather than `$1 IS NULL OR …`: Postgres cannot type a parameter that is only compared to NULL.
-    const rows = tokenId === null
-      ? await tx<{ id_hash: string }[]>`
-          DELETE FROM mcp_sessions WHERE id_hash IN (SELECT id_hash FROM mcp_sessions
-            ORDER BY last_seen DESC, created_at DESC, rowid DESC LIMIT ${NO_LIMIT} OFFSET ${keep}) RETURNING id_hash`
-      : await tx<{ id_hash: string }[]>`
-          DELETE FROM mcp_sessions WHERE id_hash IN (SELECT id_hash FROM mcp_sessions WHERE token_hash = ${tokenId}
-            ORDER BY last_seen DESC, created_at DESC, rowid DESC LIMIT ${NO_LIMIT} OFFSET ${keep}) RETURNING id_hash`;
-    return keys(rows);
+  /** Whose session goes at the total cap: the heaviest other owner if it holds more than `mine`, else `mine`. */
+  private async fairVictim(tx: Sql, mine: string): Promise<string> {
+    const [top] = await tx<{ owner: string; n: unknown }[]>`
+      SELECT COALESCE(g.mailbox_key, g.id) AS owner, COUNT(*) AS n
+        FROM mcp_sessions s JOIN tokens t ON t.token_hash = s.token_hash JOIN grants g ON g.id = t.grant_id
+       WHERE COALESCE(g.mailbox_key, g.id) <> ${mine} GROUP BY COALESCE(g.mailbox_key, g.id) ORDER BY COUNT(*) DESC LIMIT 1`;
+    const [own] = await tx<{ n: unknown }[]>`
+      SELECT COUNT(*) AS n FROM mcp_sessions s JOIN tokens t ON t.token_hash = s.token_hash JOIN grants g ON g.id = t.grant_id
+       WHERE COALESCE(g.mailbox_key, g.id) = ${mine}`;
+    return top && int(top.n) > int(own!.n) ? top.owner : mine;
+  }
+
+  private async total(tx: Sql): Promise<number> {
+    const [row] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM mcp_sessions`;
+    return int(row!.n);
+  }
+
+  /** Inside a transaction: the token's least recently used sessions beyond `keep`. */
+  private async beyondForToken(tx: Sql, tokenId: string, keep: number): Promise<string[]> {
+    return keys(await tx<{ id_hash: string }[]>`
+      DELETE FROM mcp_sessions WHERE id_hash IN (SELECT id_hash FROM mcp_sessions WHERE token_hash = ${tokenId}
+        ORDER BY last_seen DESC, created_at DESC, rowid DESC LIMIT ${NO_LIMIT} OFFSET ${keep}) RETURNING id_hash`);
+  }
+
+  /** Inside a transaction: the least recently used sessions of a registered client's tokens beyond `keep`. */
+  private async beyondForClient(tx: Sql, clientId: string, keep: number): Promise<string[]> {
+    return keys(await tx<{ id_hash: string }[]>`
+      DELETE FROM mcp_sessions WHERE id_hash IN (
+        SELECT s.id_hash FROM mcp_sessions s JOIN tokens t ON t.token_hash = s.token_hash JOIN grants g ON g.id = t.grant_id
+         WHERE g.client_id = ${clientId} ORDER BY s.last_seen DESC, s.created_at DESC, s.rowid DESC LIMIT ${NO_LIMIT} OFFSET ${keep}) RETURNING id_hash`);
   }
 
   /** Which of `keys` still have a row (the rest were ended elsewhere: another instance, a cascade). */

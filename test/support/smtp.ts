@@ -26,6 +26,26 @@ export interface SentMessage {
   user: string;
 }
 
+export interface DataCommand {
+  to: string[];
+  bytes: number;
+  complete: boolean;
+}
+
+export interface RcptHold {
+  held(): boolean;
+  ended(): boolean;
+  release(): void;
+}
+
+interface Hold {
+  address: string;
+  gate: Promise<void>;
+  held: boolean;
+  session?: string;
+  ended: boolean;
+}
+
 /** One injected failure; `at` picks the SMTP stage (default "mail": the next MAIL FROM fails). */
 export interface SmtpFault { code: number; message: string; at?: "mail" | "rcpt" | "data" }
 
@@ -38,19 +58,20 @@ export interface SmtpServer {
   /** Consumed by the first stage it matches. */
   failNext?: SmtpFault;
   /**
+   * Holds the answer to RCPT TO `address` until released, so a test can act while a client waits just
+   * before DATA. `held()` is true while one waits; `ended()` once that SMTP connection has closed.
+   */
+  holdRcpt(address: string): RcptHold;
+  /**
+   * Every DATA command that reached the server: its envelope recipients, how many bytes of message
+   * followed it, and whether the message ended (its final dot) — accepted or not.
+   */
+  dataCommands: DataCommand[];
+  /**
    * Holds every message from now on after its data has arrived (and been recorded) but before the
    * server answers 250, until the returned function is called: a send caught in flight.
    */
   pause(): () => void;
-  /**
-   * Holds the next RCPT TO's answer until released (`holdRcpt()`), so a test can act while a client
-   * waits before DATA. `held` is true while one waits.
-   */
-  holdRcpt(): { held: () => boolean; release: () => void };
-  /** DATA commands that reached the server (whether or not the message was then accepted). */
-  dataCommands: number;
-  /** SMTP connections that have ended. */
-  closedConnections: number;
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -63,37 +84,37 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
   let stopping: Promise<void> | undefined;
-  let rcptHold: { gate: Promise<void>; held: boolean } | undefined;
+  const holds = new Set<Hold>();
+  const everHeld: Hold[] = [];
 
-  let held: Promise<void> = Promise.resolve();
+  let paused: Promise<void> = Promise.resolve();
   const state: SmtpServer = {
+    pause() {
+      let release!: () => void;
+      paused = new Promise<void>((r) => { release = r; });
+      return () => {
+        paused = Promise.resolve();
+        release();
+      };
+    },
     host: "localhost",
     port: 0,
     messages: [],
     rejectRecipients: new Set(),
     failNext: undefined,
-    pause() {
-      let release!: () => void;
-      held = new Promise<void>((r) => { release = r; });
-      return () => {
-        held = Promise.resolve();
-        release();
-      };
-    },
-    holdRcpt() {
+    holdRcpt(address) {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => { release = resolve; });
-      const hold = { gate, held: false };
-      rcptHold = hold;
-      return { held: () => hold.held, release: () => { if (rcptHold === hold) rcptHold = undefined; release(); } };
+      const hold: Hold = { address: address.toLowerCase(), gate, held: false, ended: false };
+      holds.add(hold);
+      return { held: () => hold.held, ended: () => hold.ended, release: () => { holds.delete(hold); release(); } };
     },
-    dataCommands: 0,
-    closedConnections: 0,
+    dataCommands: [],
     reset() {
       state.messages.length = 0;
       state.rejectRecipients.clear();
       state.failNext = undefined;
-      rcptHold = undefined;
+      state.dataCommands.length = 0;
     },
     stop: () => (stopping ??= new Promise<void>((resolve) => server.close(() => resolve()))),
   };
@@ -113,17 +134,20 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   };
 
   const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, cb: (e?: Error | null) => void) => {
-    state.dataCommands++;
+    const command: DataCommand = { to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), bytes: 0, complete: false };
+    state.dataCommands.push(command);
     const chunks: Buffer[] = [];
-    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("data", (c: Buffer) => { chunks.push(c); command.bytes += c.length; });
+    stream.on("error", () => {}); // the client hung up before the final dot: nothing to deliver
     stream.on("end", async () => {
+      command.complete = true;
       const fault = takeFault("data");
       if (fault) return cb(fault);
       const raw = Buffer.concat(chunks);
       const env = session.envelope;
       const to = env.rcptTo.map((r) => r.address);
       state.messages.push({ from: env.mailFrom ? env.mailFrom.address : "", to, raw, user: String(session.user ?? "") });
-      await held;
+      await paused;
       try {
         // Deliver before answering 250, so a test can read the INBOX as soon as sendMail resolves.
         for (const u of new Set(to.map(local).filter((u): u is MailUser => !!u))) await dovecot.deliver(u.email, raw);
@@ -143,9 +167,11 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
     closeTimeout: 1000,
     onAuth,
     onMailFrom: (_a, _s, cb) => cb(takeFault("mail")),
-    onRcptTo: async (addr, _s, cb) => {
-      const hold = rcptHold;
+    onRcptTo: async (addr, session, cb) => {
+      const hold = [...holds].find((h) => h.address === addr.address.toLowerCase());
       if (hold) {
+        hold.session = session.id;
+        everHeld.push(hold);
         hold.held = true;
         await hold.gate;
         hold.held = false;
@@ -154,7 +180,10 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
       cb(takeFault("rcpt"));
     },
     onData,
-    onClose: () => { state.closedConnections++; },
+    onClose: (session) => {
+      for (const h of everHeld) if (h.session === session.id) h.ended = true;
+      everHeld.splice(0, everHeld.length, ...everHeld.filter((h) => !h.ended));
+    },
   });
 
   // smtp-server re-emits socket errors (e.g. a client hanging up) on itself; unheard they would crash the run.

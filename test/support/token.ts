@@ -16,20 +16,31 @@ export async function issueTestToken(deps: Stores, account: MailAccount): Promis
 }
 
 /**
+ * Whose grant it is, as the setup form records it: the mailbox login (grants of one login are one
+ * owner for the session cap, migration 9) and the client (a registered one must exist in the store).
+ */
+export interface TestGrantOwner {
+  login: string;
+  clientId?: string;
+}
+
+/**
  * A grant and its token. `sendPolicy` defaults to "direct" (send without asking, what the tests
  * written before send policies expect); tests of the send gate pass the policy they are about.
  */
 export async function issueTestGrant(
-  deps: Stores, account: MailAccount, scope = "email:read email:write", sendPolicy: SendPolicy = "direct",
+  deps: Stores, account: MailAccount, scope = "email:read email:write", owner?: TestGrantOwner, sendPolicy: SendPolicy = "direct",
 ): Promise<{ token: string; tokenId: string; grantId: string }> {
   const { grants } = deps;
+  const clientId = owner?.clientId ?? null;
   const { requestId } = await deps.pending.create(
-    { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null },
+    { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null, clientId },
     600_000,
   );
   const pending = (await deps.pending.get(requestId))!;
   const code = hex(24); // 48 characters, as the spec's codes
-  await grants.issueCode(code, pending, encodeAccount(account), 300_000, null, { sendPolicy });
+  const grantOwner = owner ? { clientId: clientId ?? "test-client", login: owner.login, keep: 1000 } : null;
+  await grants.issueCode(code, pending, encodeAccount(account), 300_000, grantOwner, { ...(clientId ? { clientId } : {}), sendPolicy });
   const token = hex(32);
   const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, scope, 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");

@@ -3,14 +3,17 @@
 // after 5 idle minutes and at once when the token is revoked. Built once by the composition root,
 // beside the IMAP pool; two services in one process share nothing.
 //
-// Revocation stops a send (issue 19, item 8; docs/decisions.md "Per-account limits"): once this
-// process knows a token is revoked, none of its messages may reach SMTP DATA. Closing the pool alone
-// did not do it: nodemailer lets a connection that is delivering finish first, and the message
-// arrived 178 ms after the client was told "revoked". So every send carries an AbortSignal that
-// revoke() fires: nodemailer then closes the connection delivering it at once (after that it writes
-// no further command, DATA included; a message already being transmitted is cut before its final
-// dot, which the server discards) or takes it out of the pool's queue. A send that reaches us after
-// the revocation (its call was already running) is refused before it reaches a transport.
+// Revocation stops a send (issue 19, item 8; docs/decisions.md "/mcp"): once this process knows a
+// token is revoked, none of its messages may reach the SMTP server. Closing the pool alone did not do
+// it: nodemailer lets a connection that is delivering finish first, and the message arrived 178 ms
+// after the client was told "revoked". So every send carries an AbortSignal that revoke() fires:
+// nodemailer then closes the connection delivering it at once and writes nothing more on it, or takes
+// the message out of the pool's queue. nodemailer pipelines (RFC 2920) MAIL FROM, RCPT TO and the DATA
+// command in one write before any reply, so a revocation that lands while the server answers the
+// envelope finds DATA sent already, but not one byte of the message follows it, nor the final dot,
+// and the server delivers nothing; a message being transmitted is cut before its final dot. A send
+// that reaches us after the revocation (its call was already running) is refused before it reaches
+// a transport.
 import type { Transporter } from "nodemailer";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import type { Clock } from "../../clock.ts";
@@ -105,7 +108,7 @@ export class SmtpPool {
 
   /**
    * Sends `msg` over the token's transport. Resolves when the server accepted it for at least one
-   * recipient; throws MailError otherwise (a revoked token's send: before any byte, or cut before DATA).
+   * recipient; throws MailError otherwise (a revoked token's send: before any byte, or cut before the message).
    */
   async send(tokenId: string, account: MailAccount, msg: OutgoingMessage): Promise<SendResult> {
     if (this.revoked.has(tokenId)) throw revokedError();
@@ -129,8 +132,8 @@ export class SmtpPool {
   }
 
   /**
-   * The token was revoked: its sends in progress are stopped before DATA (their connections closed
-   * at once), later ones refused, and its transport closed, delivering connections included.
+   * The token was revoked: its sends in progress are stopped before their message goes out (their
+   * connections closed at once), later ones refused, and its transport closed, delivering connections included.
    */
   revoke(tokenId: string): void {
     const now = this.clock();

@@ -113,16 +113,25 @@ export class McpEndpoint {
     };
   }
 
-  /** Initialize: a new server + transport, recorded in the store once the transport accepted the request. */
+  /**
+   * Initialize: a new server + transport, recorded in the store once the transport accepted the
+   * request (the SDK awaits `initialized` before it answers). Refused with 503 when the server-wide
+   * cap leaves no fair room (./sessions.ts): every owner holds one session already.
+   */
   private async openSession(caller: McpCaller, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
     const init = initRecord(Array.isArray(body) ? body.find((m) => isInitialize(m)) : body);
+    let kept = true;
     const hooks: LegacySessionHooks = {
       ...this.hooks,
-      initialized: (id, session) => this.deps.runtime.sessions.add(id, caller.tokenId, init, session),
+      initialized: async (id, session) => { kept = await this.deps.runtime.sessions.add(id, caller.tokenId, init, session); },
     };
     const session: LegacySession = await newLegacySession(this.serverDeps, hooks);
     const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
-    if (!session.transport.sessionId) await session.close(); // rejected (e.g. 406): nothing to keep
-    return response;
+    if (session.transport.sessionId && kept) return response;
+    await session.close(); // rejected (e.g. 406), or no room: nothing to keep
+    if (kept) return response;
+    await response.body?.cancel();
+    return rpcError(503, -32000, `The server holds as many MCP sessions as it can (${this.deps.runtime.sessions.limits.maxSessions}), ` +
+      "one for each of as many mailboxes: try again later.", { "retry-after": "60" });
   }
 }

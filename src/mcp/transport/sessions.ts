@@ -3,9 +3,13 @@
 // (src/store/mcp-sessions.ts), so a restarted server, or another instance on the same store, serves
 // a session it did not open; this process keeps only a cache of live session objects (the MCP
 // server and transport, with its open SSE streams), rebuilt from the row when missing.
-// Both caps (docs/decisions.md "Per-account limits") count rows and close the least recently used
-// session. A closed session answers 404 like an expired one, and MCP clients answer a 404 by
-// initializing a new session (MCP Streamable HTTP, "Session Management"): one round trip.
+// The caps (docs/decisions.md "Per-account limits") count rows. A token, and a client that registered
+// itself, hit their own caps first and lose their own least recently used session; at the server-wide
+// cap the owner (the mailbox) holding the most gives one up, so one owner cannot push out another who
+// holds fewer (before, the least recently used session of *anyone* went: ten tokens opening 1,000
+// sessions ended another person's stream). A closed session answers 404 like an expired one, and MCP
+// clients answer a 404 by initializing a new session (MCP Streamable HTTP, "Session Management"): one
+// round trip. Only when every owner holds one session is a newcomer refused (503).
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { sessionKey, type SessionRows } from "../../store/mcp-sessions.ts";
@@ -17,9 +21,14 @@ export interface SessionLimits {
   maxSessions: number;
   /** Sessions one token may hold; a client that never DELETEs cannot crowd out everyone else. */
   maxPerToken: number;
+  /**
+   * Sessions the tokens of one registered client may hold together: an app connecting many mailboxes
+   * (many tokens) meets a cap of its own too. The configured client is everyone's: not counted.
+   */
+  maxPerClient: number;
 }
 
-export const SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxSessions: 1_000, maxPerToken: 100 };
+export const SESSION_LIMITS: SessionLimits = { idleMs: 30 * 60_000, maxSessions: 1_000, maxPerToken: 100, maxPerClient: 200 };
 
 /**
  * Last activity is written at most once a second per session: a session used in a burst costs one
@@ -74,17 +83,20 @@ export class SessionStore<L extends LiveSession = LiveSession> {
   }
 
   /**
-   * Records a new session (its initialize succeeded); past either cap the least recently used
-   * session (the token's, then anyone's) is closed.
+   * Records a new session (its initialize succeeded) and makes room by the caps (SessionRows.evict).
+   * False when the session itself had to go (every owner holds one session at the server-wide cap):
+   * it is not kept, and the caller refuses the initialize and closes `live`.
    */
-  async add(sessionId: string, tokenId: string, init: string, live: L): Promise<void> {
+  async add(sessionId: string, tokenId: string, init: string, live: L): Promise<boolean> {
     const key = sessionKey(sessionId);
     // The row first: the cache only ever holds sessions that have one (a failed insert caches nothing).
     await this.rows.insert(key, tokenId, init, this.clock());
+    const { maxPerToken: perToken, maxPerClient: perClient, maxSessions: total } = this.limits;
+    const gone = await this.rows.evict(tokenId, { perToken, perClient, total });
+    for (const other of gone) if (other !== key) void this.drop(other, "session cap reached");
+    if (gone.includes(key)) return false;
     this.remember(key, tokenId, Promise.resolve(live));
-    for (const gone of await this.rows.evict(tokenId, this.limits.maxPerToken, this.limits.maxSessions)) {
-      void this.drop(gone, "session cap reached");
-    }
+    return true;
   }
 
   /**

@@ -46,7 +46,7 @@ async function cluster(n: number, perHour: number, perDay: number): Promise<Test
 
 async function grantToken(srv: TestServer, policy: SendPolicy = "direct"): Promise<string> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", policy)).token;
+  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, policy)).token;
 }
 
 async function clients(srvs: TestServer[], token: string) {

@@ -44,7 +44,7 @@ afterAll(async () => {
 describe("an elicitation answer that reaches another instance", () => {
   test("is relayed through the store to the instance that asked; the message is sent once", async () => {
     const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-    const { token } = await issueTestGrant(a.deps, account, "email:read email:write", "always");
+    const { token } = await issueTestGrant(a.deps, account, "email:read email:write", undefined, "always");
     const routed: string[] = [];
     // Every request to A, except a body that is the client's answer to a server request: that one to B.
     const fetchVia = async (input: string | URL | Request, init?: RequestInit) => {

@@ -51,7 +51,7 @@ function person(answer: Answer) {
 
 async function token(policy: SendPolicy = "new_recipients"): Promise<string> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", policy)).token;
+  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, policy)).token;
 }
 
 async function v1(answer: Answer, policy?: SendPolicy) {

@@ -35,7 +35,7 @@ afterAll(async () => {
 
 async function clientWith(policy: SendPolicy): Promise<{ client: Client; grantId: string }> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  const { token, grantId } = await issueTestGrant(srv.deps, account, "email:read email:write", policy);
+  const { token, grantId } = await issueTestGrant(srv.deps, account, "email:read email:write", undefined, policy);
   const client = await connectClient(srv.mcpUrl, token);
   open.push(client);
   return { client, grantId };

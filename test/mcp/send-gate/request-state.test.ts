@@ -23,7 +23,7 @@ afterAll(() => srv.stop());
 
 async function newToken(): Promise<string> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", "new_recipients")).token;
+  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, "new_recipients")).token;
 }
 
 interface Rpc { result?: Record<string, any>; error?: { code: number; message: string } }

@@ -22,7 +22,7 @@ beforeAll(async () => {
   h = await getHarness();
   srv = await startTestServer();
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  token = (await issueTestGrant(srv.deps, account, "email:read email:write", "direct")).token;
+  token = (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, "direct")).token;
 }, 30_000);
 afterAll(() => srv.stop());
 

@@ -43,7 +43,7 @@ afterAll(async () => {
 
 async function token(): Promise<string> {
   const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", "new_recipients")).token;
+  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, "new_recipients")).token;
 }
 
 async function client(bearer: string, capabilities: Record<string, unknown>, modern = false): Promise<Client> {
