@@ -40,7 +40,6 @@ const DECISIONS: Record<string, string> = {
 export function describeDetails(d: ActivityDetails | null): string {
   if (d === null) return "(details sealed under another master key)";
   const parts: string[] = [];
-  if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);
   if (d.recipients?.length) parts.push(`to ${d.recipients.join(", ")}`);
   if (d.reply_to) parts.push(`reply to uid ${d.reply_to.uid} in ${d.reply_to.folder}`);
   if (d.forward_of) parts.push(`forward of uid ${d.forward_of.uid} in ${d.forward_of.folder}`);
@@ -57,6 +56,7 @@ export function describeDetails(d: ActivityDetails | null): string {
   if (d.replaced) parts.push(`replaced uid ${d.replaced.uid} by uid ${d.replaced.new_uid ?? "?"}`);
   if (d.message_id) parts.push(`Message-ID ${d.message_id}`);
   if (d.rejected?.length) parts.push(`refused by the server: ${d.rejected.join(", ")}`);
+  if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);
   if (d.error) parts.push(`error: ${d.error}`);
   return parts.join("; ");
 }
