@@ -6,7 +6,13 @@ import type { Delivered } from "../../mail/write/deliver.ts";
 import { SEND_POLICY_LABELS, type SendPolicy } from "../../send-policy.ts";
 import type { DraftRef, OutgoingMail, SendDecision, SendPreview, SendResult } from "./request.ts";
 
-const EMPTY = { accepted: [], rejected: [], saved_to: null, draft: null, reason: null, preview: null };
+/** Every field, in the order of docs/design.md §6; what a case does not fill is empty or null. */
+function shape(r: Pick<SendResult, "status" | "decision" | "message_id"> & Partial<SendResult>): SendResult {
+  return {
+    status: r.status, decision: r.decision, message_id: r.message_id, accepted: r.accepted ?? [], rejected: r.rejected ?? [],
+    saved_to: r.saved_to ?? null, draft: r.draft ?? null, reason: r.reason ?? null, preview: r.preview ?? null,
+  };
+}
 
 const where = (d: DraftRef) => (d.uid === null ? d.folder : `${d.folder} (uid ${d.uid})`);
 const MB = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : n >= 1024 ? `${Math.ceil(n / 1024)} KB` : `${n} bytes`);
@@ -16,7 +22,7 @@ const MB = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : n >
  * (a reply-all), they are in its fence: here only counted (`fenced`).
  */
 export function sentResult(d: Delivered, decision: "sent_directly" | "confirmed", describe: string, fenced: boolean): { result: SendResult; text: string } {
-  const result: SendResult = { ...EMPTY, status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to };
+  const result = shape({ status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to });
   const head = `${decision === "confirmed" ? "Sent after the person confirmed it" : "Sent"}. Message-ID: ${d.message_id}.`;
   return { result, text: [head, describe, ...deliveryLines(d, fenced)].filter(Boolean).join("\n") };
 }
@@ -61,7 +67,7 @@ export function heldResult(mail: Pick<OutgoingMail, "messageId"> & Partial<Pick<
     reason = `Not sent: ${held.why}, and this app cannot ask them. The message is saved as a draft in ${where(draft)}. ` +
       "Tell the person it is waiting there: they can review it in their mail app and send it from there.";
   }
-  return { result: { ...EMPTY, status: "held_as_draft", decision, message_id: mail.messageId, draft, reason }, text: [reason, mail.describe ?? ""].filter(Boolean).join("\n") };
+  return { result: shape({ status: "held_as_draft", decision, message_id: mail.messageId, draft, reason }), text: [reason, mail.describe ?? ""].filter(Boolean).join("\n") };
 }
 
 export function previewOf(mail: OutgoingMail, policy: SendPolicy, fresh: string[], wouldAsk: boolean): SendPreview {
@@ -85,9 +91,9 @@ export function dryRunResult(mail: OutgoingMail, policy: SendPolicy, fresh: stri
     `${MB(preview.size)} in all. Send policy: ${policy} (${SEND_POLICY_LABELS[policy]}).${fresh.length ? ` Never written to before: ${fresh.join(", ")}.` : ""}`,
     // The subject of a reply, and attachment names, may come from the message answered.
     fenceUntrusted([`Subject: ${preview.subject}`, ...preview.attachments.map((a) => `Attachment: ${a.filename} (${MB(a.size)})`)].join("\n"),
-      "The subject and attachment names", "the person or the senders of the messages answered").text,
+      "A list of the subject and the attachment names", "the caller or, for a reply or forward, the sender of the original").text,
   ];
-  return { result: { ...EMPTY, status: "dry_run", decision: "dry_run", message_id: null, reason, preview }, text: lines.join("\n") };
+  return { result: shape({ status: "dry_run", decision: "dry_run", message_id: null, reason, preview }), text: lines.join("\n") };
 }
 
 /** A retry of a message handled before: its first outcome, said to be that. */
