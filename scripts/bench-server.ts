@@ -28,7 +28,8 @@ import { issueTestToken } from "../test/support/token.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
-const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
+// The send caps (30 an hour by default) would refuse the send_email row's hundreds of sends.
+const config = testConfig({ baseUrl: `http://localhost:${port}`, port, sendLimits: { perHour: 100_000, perDay: 100_000 } });
 // A store like the service's (src/service.ts): a SQLite file with session rows on their own connection, or Postgres.
 const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-bench-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));

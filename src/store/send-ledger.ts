@@ -7,7 +7,7 @@
 import type { Clock } from "../clock.ts";
 import { createHmac } from "node:crypto";
 import { DecryptError, openRecord, sealRecord } from "./crypto.ts";
-import type { Db } from "./db.ts";
+import type { Db, Sql } from "./db.ts";
 import { bytes, int } from "./values.ts";
 
 /** How long a message counts as "the same request" (the issue's retry window). */
@@ -55,19 +55,27 @@ export class SendLedger {
    * replaced: the same message sent again later is a new message.
    */
   async claim<T>(grantId: string, digest: string, pending: T | null = null): Promise<Claim<T>> {
-    const now = this.clock();
     // What is known before the outcome (the Message-ID), for a retry that finds the send under way.
-    const sealed = pending === null ? null : await sealRecord(this.masterKey, pending, aad(grantId, digest));
-    const inserted = await this.db.tx(async (tx) => {
-      await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND created_at <= ${now - LEDGER_WINDOW_MS}`;
-      const rows = await tx`INSERT INTO send_ledger (grant_id, digest, state, created_at, updated_at, sealed_outcome)
-        VALUES (${grantId}, ${digest}, 'sending', ${now}, ${now}, ${sealed}) ON CONFLICT (grant_id, digest) DO NOTHING RETURNING digest`;
-      return rows.length === 1;
-    });
+    const sealed = pending === null ? null : await this.seal(grantId, digest, pending);
+    const inserted = await this.db.tx((tx) => this.claimIn(tx, grantId, digest, sealed));
     if (inserted) return { claimed: true };
     const entry = await this.find<T>(grantId, digest);
     // Gone between the two statements (purged, released): claim again.
     return entry ? { claimed: false, entry } : this.claim<T>(grantId, digest, pending);
+  }
+
+  /** The claim inside the caller's transaction (./send-claims.ts): true when taken. */
+  async claimIn(tx: Sql, grantId: string, digest: string, sealedPending: Uint8Array | null): Promise<boolean> {
+    const now = this.clock();
+    await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND created_at <= ${now - LEDGER_WINDOW_MS}`;
+    const rows = await tx`INSERT INTO send_ledger (grant_id, digest, state, created_at, updated_at, sealed_outcome)
+      VALUES (${grantId}, ${digest}, 'sending', ${now}, ${now}, ${sealedPending}) ON CONFLICT (grant_id, digest) DO NOTHING RETURNING digest`;
+    return rows.length === 1;
+  }
+
+  /** A value sealed for this digest's row (an outcome, or what is known while sending). */
+  seal<T>(grantId: string, digest: string, value: T): Promise<Uint8Array> {
+    return sealRecord(this.masterKey, value, aad(grantId, digest));
   }
 
   /**
@@ -76,22 +84,34 @@ export class SendLedger {
    * still sending is someone else's send under way: then not taken.
    */
   async reclaim(grantId: string, digest: string): Promise<boolean> {
+    return this.db.tx((tx) => this.reclaimIn(tx, grantId, digest));
+  }
+
+  async reclaimIn(tx: Sql, grantId: string, digest: string): Promise<boolean> {
     const now = this.clock();
-    const reopened = await this.db.q`UPDATE send_ledger SET state = 'sending', created_at = ${now}, updated_at = ${now}, sealed_outcome = NULL
+    const reopened = await tx`UPDATE send_ledger SET state = 'sending', created_at = ${now}, updated_at = ${now}, sealed_outcome = NULL
       WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'done' RETURNING digest`;
-    return reopened.length === 1 || (await this.claim(grantId, digest)).claimed;
+    return reopened.length === 1 || this.claimIn(tx, grantId, digest, null);
   }
 
   /** Stores the outcome of a claimed digest: what every retry within the window gets. */
   async finish<T>(grantId: string, digest: string, outcome: T): Promise<void> {
-    const sealed = await sealRecord(this.masterKey, outcome, aad(grantId, digest));
-    await this.db.q`UPDATE send_ledger SET state = 'done', updated_at = ${this.clock()}, sealed_outcome = ${sealed}
-                     WHERE grant_id = ${grantId} AND digest = ${digest}`;
+    const sealed = await this.seal(grantId, digest, outcome);
+    await this.db.tx((tx) => this.finishIn(tx, grantId, digest, sealed));
+  }
+
+  async finishIn(tx: Sql, grantId: string, digest: string, sealedOutcome: Uint8Array): Promise<void> {
+    await tx`UPDATE send_ledger SET state = 'done', updated_at = ${this.clock()}, sealed_outcome = ${sealedOutcome}
+              WHERE grant_id = ${grantId} AND digest = ${digest}`;
   }
 
   /** Gives a claim back: nothing left (the send failed before the server took it), so a retry may try again. */
   async release(grantId: string, digest: string): Promise<void> {
-    await this.db.q`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'sending'`;
+    await this.db.tx((tx) => this.releaseIn(tx, grantId, digest));
+  }
+
+  async releaseIn(tx: Sql, grantId: string, digest: string): Promise<void> {
+    await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'sending'`;
   }
 
   /** Deletes rows that left the window (the purge, src/oauth/limits/purge.ts). */

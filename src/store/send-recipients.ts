@@ -4,7 +4,7 @@
 // go with their grant (ON DELETE CASCADE).
 import { createHmac } from "node:crypto";
 import type { Clock } from "../clock.ts";
-import type { Db } from "./db.ts";
+import type { Db, Sql } from "./db.ts";
 
 export class SendRecipients {
   constructor(
@@ -19,15 +19,16 @@ export class SendRecipients {
 
   /** Notes that the grant delivered mail to `addresses`. */
   async add(grantId: string, addresses: readonly string[]): Promise<void> {
+    if (addresses.length) await this.db.tx((tx) => this.addIn(tx, grantId, addresses));
+  }
+
+  /** add() inside the caller's transaction (./send-claims.ts notes them with the send's outcome). */
+  async addIn(tx: Sql, grantId: string, addresses: readonly string[]): Promise<void> {
     const now = this.clock();
-    const keys = [...new Set(addresses.map((a) => this.keyOf(grantId, a)))];
-    if (!keys.length) return;
-    await this.db.tx(async (tx) => {
-      for (const key of keys) {
-        await tx`INSERT INTO send_recipients (grant_id, addr_key, at) VALUES (${grantId}, ${key}, ${now})
-                 ON CONFLICT (grant_id, addr_key) DO UPDATE SET at = ${now}`;
-      }
-    });
+    for (const key of new Set(addresses.map((a) => this.keyOf(grantId, a)))) {
+      await tx`INSERT INTO send_recipients (grant_id, addr_key, at) VALUES (${grantId}, ${key}, ${now})
+               ON CONFLICT (grant_id, addr_key) DO UPDATE SET at = ${now}`;
+    }
   }
 
   /** The addresses among `addresses` this grant has delivered mail to. */

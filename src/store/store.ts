@@ -12,6 +12,7 @@ import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
+import { SendClaims } from "./send-claims.ts";
 import { SendConfirmations } from "./send-confirmations.ts";
 import { SendLedger } from "./send-ledger.ts";
 import { SendRecipients } from "./send-recipients.ts";
@@ -40,6 +41,8 @@ export interface Store {
   sendRecipients: SendRecipients;
   /** Single-use nonces of confirmation requests (send-confirmations.ts). */
   sendConfirmations: SendConfirmations;
+  /** A send's claim, cap events and outcome in as few commits as possible (send-claims.ts). */
+  sendClaims: SendClaims;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
   purgeExpired(): Promise<void>;
   close(): Promise<void>;
@@ -100,13 +103,15 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const pending = new PendingStore(db, clock);
   const clients = new ClientStore(db, clock, clientIdleMs);
   const sendLedger = new SendLedger(db, masterKey, clock);
+  const sendRecipients = new SendRecipients(db, masterKey, clock);
+  const limits = new LimitStore(db, masterKey, clock);
   const sendConfirmations = new SendConfirmations(db, clock);
   const sessionAnswers = new SessionAnswers(db, clock);
   return {
     db,
     grants,
     pending,
-    limits: new LimitStore(db, masterKey, clock),
+    limits,
     clients,
     admin: new GrantAdmin(db, masterKey, clock),
     revocations: new Revocations(db),
@@ -114,8 +119,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     sessions: new SessionRows(sessionDb),
     sessionAnswers,
     sendLedger,
-    sendRecipients: new SendRecipients(db, masterKey, clock),
+    sendRecipients,
     sendConfirmations,
+    sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
     async purgeExpired() {
       await pending.purgeExpired();
       await grants.purgeExpired();

@@ -24,7 +24,7 @@ export interface GateDeps {
   grantId: string;
   /** The grant's send policy; null when the grant is gone (revoked meanwhile). */
   policy(): Promise<SendPolicy | null>;
-  store: Pick<Store, "sendLedger" | "sendRecipients" | "sendConfirmations">;
+  store: Pick<Store, "sendLedger" | "sendRecipients" | "sendConfirmations" | "sendClaims">;
   caps: SendCaps;
   mail: OutgoingDeps;
   call: CallConfirmation;

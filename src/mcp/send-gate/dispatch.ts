@@ -29,10 +29,9 @@ export function capRefusal(r: CapRefusal, now: number): CallToolResult {
 
 /** Sends now: the person confirmed it, or the policy does not ask. */
 export async function sendNow(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, decision: "sent_directly" | "confirmed"): Promise<CallToolResult> {
-  const claim = await deps.store.sendLedger.claim<SendResult>(deps.grantId, digest, { message_id: mail.messageId } as SendResult);
-  if (!claim.claimed) return answerEarlier(deps, digest, claim.entry);
   const after: Afterwards = { ...mail.after, ...(req.draft?.uid != null ? { sentDraft: { folder: req.draft.folder, uid: req.draft.uid } } : {}) };
-  return transmit(deps, digest, mail, after, { decision, describe: mail.describe, fenced: mail.describe.includes("UNTRUSTED-CONTENT") });
+  const telling = { decision, describe: mail.describe, fenced: mail.describe.includes("UNTRUSTED-CONTENT") };
+  return transmit(deps, digest, mail, after, telling, { pending: { message_id: mail.messageId } as SendResult });
 }
 
 /** How the sent message is told of: the gate's decision and the tool's words about the message. */
@@ -44,31 +43,31 @@ export interface Telling {
 }
 
 /**
- * The digest is claimed: count the send against the caps and deliver it (src/mail/write/deliver.ts,
- * the one place mail is sent, which files it in Sent and does `after`); then, never failing the
- * call, note the outcome for retries and the recipients as known.
+ * Claims the digest and counts the send against the caps (one transaction: src/store/send-claims.ts),
+ * then delivers it (src/mail/write/deliver.ts, the one place mail is sent, which files it in Sent and
+ * does `after`); then, never failing the call, notes the outcome for retries and the recipients as known.
+ * `reopen`: the review card's Send, on a digest whose outcome was "held".
  */
-export async function transmit(deps: GateDeps, digest: string, msg: Deliverable, after: Afterwards, telling: Telling): Promise<CallToolResult> {
-  const ledger = deps.store.sendLedger;
-  const slot = await deps.caps.take(deps.grantId);
-  if (!("release" in slot)) {
-    await ledger.release(deps.grantId, digest);
-    return capRefusal(slot, deps.clock());
+export async function transmit(
+  deps: GateDeps, digest: string, msg: Deliverable, after: Afterwards, telling: Telling, claim: { pending?: SendResult; reopen?: boolean },
+): Promise<CallToolResult> {
+  const claims = deps.store.sendClaims;
+  const taken = await claims.take<SendResult>(deps.grantId, digest, deps.caps.windows, claim);
+  if ("refused" in taken) return capRefusal(deps.caps.refusal(taken.refused.index, taken.refused.waitMs), deps.clock());
+  if (!taken.claimed) {
+    if (taken.entry) return answerEarlier(deps, digest, taken.entry);
+    return toolError("Not sent by this call: the same message is being sent right now.");
   }
   let delivered: Delivered;
   try {
     delivered = await deliver(deps.mail, msg, after);
   } catch (err) {
     // Refused or never reached: nothing went out, so neither the cap nor the ledger keeps it.
-    await slot.release();
-    await ledger.release(deps.grantId, digest);
+    await claims.giveBack(deps.grantId, digest, taken.slots);
     throw err;
   }
   const { result, text } = sentResult(delivered, telling.decision, telling.describe, telling.fenced);
-  await settle(deps, "noting a sent message", async () => {
-    await deps.store.sendRecipients.add(deps.grantId, delivered.accepted);
-    await ledger.finish(deps.grantId, digest, result);
-  });
+  await settle(deps, "noting a sent message", () => claims.settle(deps.grantId, digest, result, delivered.accepted));
   return answer(result, text);
 }
 

@@ -31,8 +31,7 @@ export async function confirmReview(deps: GateDeps, claim: ReviewClaim, decision
   if (!stored || stored.messageId !== claim.messageId) {
     return toolError(`Not sent: the draft reviewed is no longer in ${claim.folder} as it was (sent, edited or deleted meanwhile). Open the Drafts folder in your mail app.`);
   }
-  if (!(await deps.store.sendLedger.reclaim(deps.grantId, claim.d))) return toolError("Not sent by this click: the same message is being sent right now.");
   const msg = { messageId: claim.messageId, wire: stored.wire, stored: stored.stored, envelope: claim.envelope };
   const after = { ...claim.after, sentDraft: { folder: claim.folder, uid: claim.uid } };
-  return transmit(deps, claim.d, msg, after, { decision: "confirmed", describe: "", fenced: false });
+  return transmit(deps, claim.d, msg, after, { decision: "confirmed", describe: "", fenced: false }, { reopen: true });
 }

@@ -20,7 +20,7 @@ import { confirmReview, type ReviewDecision } from "./review.ts";
 
 /** Built once per service. */
 export interface Sending {
-  store: Pick<Store, "grants" | "sendLedger" | "sendRecipients" | "sendConfirmations">;
+  store: Pick<Store, "grants" | "sendLedger" | "sendRecipients" | "sendConfirmations" | "sendClaims">;
   caps: SendCaps;
   codecs: ConfirmCodecs;
   clock: Clock;
