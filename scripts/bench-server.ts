@@ -25,6 +25,7 @@ import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
 import { buildSending } from "../src/mcp/send-gate/sending.ts";
 import { issueTestToken } from "../test/support/token.ts";
+import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
@@ -45,7 +46,8 @@ const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
 const sending = buildSending(store, config.secretKey, config.sendLimits, systemClock);
 const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending });
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp });
+const providers = new OAuthProviders(config.oauth);
+const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

@@ -10,7 +10,9 @@
 //   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
 //   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
-// BENCH_ONLY=tools,size,memory,write,latency,cpu,store runs only those parts (A/B runs of one figure).
+//   - a signed-in mailbox: a call that renews the provider's access token vs one that does not (scripts/bench-signin.ts).
+//   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -31,6 +33,9 @@ import {
 import { latencyRows } from "./bench-latency.ts";
 import { cpuRows } from "./bench-cpu.ts";
 import { storeRows } from "./bench-store.ts";
+import { signInRows } from "./bench-signin.ts";
+import { tidyRows } from "./bench-tidy.ts";
+import { conversationRows } from "./bench-conversation.ts";
 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const runs = (part: string) => !ONLY || ONLY.has(part);
@@ -159,6 +164,9 @@ async function main(): Promise<void> {
     if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
     if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
     if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
+    if (runs("signin")) await signInRows(h); // issue 22: a call that renews a provider's token vs one that does not
+    if (runs("tidy")) await tidyRows(h); // issue 21: search "*" over 10 folders, get_changes on 20,000
+    if (runs("conversation")) await conversationRows(h); // issue 20: get_thread, a 5 MB forward
     await client.close();
     await imap.logout();
   } finally {

@@ -3,6 +3,7 @@ import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";
@@ -53,6 +54,10 @@ Environment only:
                                    required with a database URL)
   MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
   MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
+  MAILBOX_MCP_MICROSOFT_CLIENT_ID, _CLIENT_SECRET, _TENANT
+                                   "Sign in with Microsoft" on the setup page (Outlook.com, Microsoft 365)
+  MAILBOX_MCP_GOOGLE_CLIENT_ID, _CLIENT_SECRET   "Sign in with Google"
+  MAILBOX_MCP_OAUTH_PROVIDERS_FILE JSON file of further OAuth mail providers (docs/oauth-providers.md)
   MAILBOX_MCP_ALLOWED_MAILBOXES    whose mailboxes may be connected: comma list of addresses,
                                    @domains and IMAP hosts (e.g. you@example.com,@example.org,
                                    mail.example.net), or * for anyone; required with open registration
@@ -70,7 +75,8 @@ function loadServeConfig(args: string[], env: Env, log: Logger): Config {
 }
 
 export function clientInstructions(config: Config): string {
-  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret }));
+  const signInProviders = new OAuthProviders(config.oauth).list().map((p) => p.label);
+  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret, signInProviders }));
 }
 
 /** Exit 0 when a server answers GET /health with status "ok"; otherwise 1 and one line on stderr saying why. */

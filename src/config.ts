@@ -4,12 +4,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseAllowedMailboxes, type AllowedMailboxes } from "./allowed-mailboxes.ts";
 
-export class ConfigError extends Error {
-  constructor(readonly key: string, problem: string) {
-    super(`${key}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+import { ConfigError } from "./config/error.ts";
+import { parseOAuthSettings, type OAuthSettings } from "./config/oauth-providers.ts";
+
+export { ConfigError };
 
 export interface Settings {
   baseUrl: string;
@@ -32,6 +30,8 @@ export interface Settings {
   openRegistration: boolean;
   /** Messages one grant may send per hour and per day, counted across instances (docs/design.md §7). */
   sendLimits: SendLimits;
+  /** OAuth mail providers: the Microsoft and Google presets when configured, and the providers file (docs/design.md §5). */
+  oauth: OAuthSettings;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
   allowedMailboxes: AllowedMailboxes | null;
 }
@@ -218,6 +218,7 @@ export function parseSettings(args: string[], env: Env): Settings {
   if (secret !== null && secret.length < MIN_CLIENT_SECRET) {
     throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", `must be at least ${MIN_CLIENT_SECRET} characters (make one with: openssl rand -hex 32)`);
   }
+  const allowPrivateHosts = bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS);
   return {
     baseUrl,
     host,
@@ -230,11 +231,12 @@ export function parseSettings(args: string[], env: Env): Settings {
     extraRedirectUris: list(e.MAILBOX_MCP_EXTRA_REDIRECT_URIS),
     extraOrigins: list(e.MAILBOX_MCP_EXTRA_ORIGINS).map((o) => origin("MAILBOX_MCP_EXTRA_ORIGINS", o)),
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
-    allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
+    allowPrivateHosts,
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
     sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
+    oauth: parseOAuthSettings(e, allowPrivateHosts),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
   };
 }

@@ -19,6 +19,8 @@ import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
+import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
+import { SignInRenewal, signInRenewAt } from "./oauth/upstream/renewal.ts";
 
 export interface Service {
   url: string;
@@ -46,14 +48,20 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { answers: store.sessionAnswers });
+  // Sign-ins at OAuth mail providers renew their access tokens through the credential cache (docs/design.md §5).
+  const providers = new OAuthProviders(config.oauth);
+  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
+  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { credentials }, answers: store.sessionAnswers });
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
-  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending });
+  const mcp = new McpEndpoint({
+    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(),
+  });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });

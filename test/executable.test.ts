@@ -121,6 +121,11 @@ describe("the single executable", () => {
     const full = await client.callTool({ name: "get_email", arguments: { folder: "Sent", uid: msg.uid } });
     expect((full.structuredContent as { body_text: string }).body_text).toContain("from the executable");
 
+    // markdown-it is inside the executable: a Markdown draft's plain-text part is made from the same source.
+    const mdSaved = await client.callTool({ name: "draft_email", arguments: { to: "bob@example.test", subject: `${subject} md`, markdown: "**Hi**, see [the plan](https://plan.example/x)." } });
+    const mdDraft = await client.callTool({ name: "get_email", arguments: { folder: "\\Drafts", uid: (mdSaved.structuredContent as { uid: number }).uid } });
+    expect((mdDraft.structuredContent as { body_text: string }).body_text).toBe("Hi, see the plan <https://plan.example/x>.");
+
     // HTML is converted in a helper process, the executable itself started as one: body_note null
     // means the helper converted it (a helper that cannot start would fall back to stripping, with a note).
     const htmlSubject = `exe html ${Date.now()}`;
@@ -129,6 +134,9 @@ describe("the single executable", () => {
     const uid = (found.structuredContent as { emails: Array<{ uid: number }> }).emails[0]!.uid;
     const html = (await client.callTool({ name: "get_email", arguments: { uid } })).structuredContent as { body_text: string; body_note: string | null };
     expect(html).toMatchObject({ body_text: "Welcome Home\n\na b", body_note: null });
+    // Markdown (turndown) is bundled into the helper too.
+    const md = (await client.callTool({ name: "get_email", arguments: { uid, format: "markdown" } })).structuredContent as { body_text: string; body_note: string | null };
+    expect(md).toMatchObject({ body_text: "# Welcome Home\n\na\n\nb", body_note: null });
 
     // PDF.js runs in the PDF helper process, which must be inside the executable too, with the
     // unpdf bundle it imports: the text comes back only if both were built in.

@@ -6,6 +6,7 @@ import type { Logger } from "../log.ts";
 import type { McpEndpoint } from "../mcp/transport/endpoint.ts";
 import type { ClientRegistry } from "../oauth/protocol/clients.ts";
 import type { ConnectDeps } from "../oauth/setup/connect.ts";
+import type { SignInStartDeps } from "../oauth/upstream/start.ts";
 import { storeLimiters } from "../oauth/limits/rate-limit.ts";
 import type { TokenEvents } from "../oauth/lifecycle/token-events.ts";
 import type { Store } from "../store/store.ts";
@@ -18,6 +19,7 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
 import { corsPolicy, securityHeaders } from "./plugins/security.ts";
 import { setupRoutes } from "./routes/setup.ts";
+import { upstreamRoutes } from "./routes/upstream.ts";
 import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
 export interface AppDeps {
@@ -33,13 +35,15 @@ export interface AppDeps {
   verifyLogin: ConnectDeps["verify"];
   /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
   mcp: McpEndpoint;
+  /** The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins. */
+  providers: SignInStartDeps["providers"];
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }
 
 /** Each route gets what it needs of `deps` (its options type, in its own file), nothing more. */
 export function createApp(deps: AppDeps) {
-  const { config, store, clients, clock, log, events } = deps;
+  const { config, store, clients, clock, log, events, providers } = deps;
   const timeouts = timeoutsOf(deps);
   const formBodyMs = timeouts.formBodyMs;
   // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
@@ -49,9 +53,10 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(frontDoorRoutes(config))
+    .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
     .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

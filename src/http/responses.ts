@@ -32,8 +32,8 @@ export function html(page: string, status: number, csp: string, headers: Headers
 }
 
 /** 303 See Other, never 307: the browser must not send the form (and its password) again (RFC 9110 §15.4.4). */
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, ...NO_STORE } });
+export function seeOther(location: string, headers: Headers = {}): Response {
+  return new Response(null, { status: 303, headers: { location, ...NO_STORE, ...headers } });
 }
 
 /**

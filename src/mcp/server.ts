@@ -13,6 +13,7 @@ import { sendingApi, type Sending } from "./send-gate/sending.ts";
 import { plainImapError, plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool, type ToolContext } from "./tools/index.ts";
 import { outgoingDeps } from "./tools/context.ts";
+import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
@@ -31,6 +32,8 @@ export interface McpServerDeps {
   sending: Sending;
   log: Logger;
   version: string;
+  /** OAuth mail providers configured here (list_providers). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 const INSTRUCTIONS = [
@@ -131,6 +134,7 @@ function toolContext(deps: McpServerDeps, server: McpServer, auth: AuthInfo, { t
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
+    signInProviders: deps.signInProviders ?? [],
   };
   const sending = sendingApi(deps.sending, {
     grantId, server: call, log: deps.log, signal,

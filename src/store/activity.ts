@@ -25,8 +25,8 @@ export interface ActivityDetails {
   forward_of?: { folder: string; uid: number };
   /** Mailbox parts attached by reference. */
   attached_from?: Array<{ folder: string; uid: number; part: string }>;
-  /** update_draft: the draft replaced and its successor's uid. */
-  replaced?: { uid: number; new_uid: number | null };
+  /** update_draft: the uid of the new draft (`uids` holds the one it replaced). */
+  new_uid?: number | null;
   /** mark_as_read: the state set. */
   read?: boolean;
   /** flag_email: the state set. */

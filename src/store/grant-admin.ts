@@ -26,6 +26,8 @@ export interface GrantSummary {
   expiresAt: number;
   /** Null for grants made before migration 5, or when this master key cannot open it. */
   label: GrantLabel | null;
+  /** When the OAuth provider refused the grant's refresh token for good (the app must reconnect), else null. */
+  signInLostAt: number | null;
 }
 
 
@@ -40,7 +42,7 @@ export class GrantAdmin {
   async list(): Promise<GrantSummary[]> {
     const rows = await this.db.q<Record<string, unknown>>`
       SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, g.send_policy, g.created_at, g.last_used_at,
-             MAX(t.expires_at) AS expires_at, g.sealed_label
+             MAX(t.expires_at) AS expires_at, g.sealed_label, g.sign_in_lost_at
         FROM grants g JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
        WHERE t.expires_at > ${this.clock()}
        GROUP BY g.id ORDER BY g.created_at DESC, g.rowid DESC`;
@@ -49,6 +51,7 @@ export class GrantAdmin {
       redirectUri: r.redirect_uri as string | null, scope: r.scope as string, sendPolicy: r.send_policy as SendPolicy, createdAt: int(r.created_at),
       lastUsedAt: intOrNull(r.last_used_at), expiresAt: int(r.expires_at),
       label: await this.label(r.id as string, r.sealed_label == null ? null : bytes(r.sealed_label)),
+      signInLostAt: intOrNull(r.sign_in_lost_at),
     })));
   }
 

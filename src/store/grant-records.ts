@@ -60,6 +60,8 @@ export interface GrantLabel {
   email: string;
   /** The IMAP host it lives on. */
   host: string;
+  /** For a sign-in at an OAuth provider: the provider's name ("Microsoft"), what the owner is told to reconnect at. */
+  signIn?: string;
 }
 
 /** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */

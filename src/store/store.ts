@@ -6,6 +6,7 @@ import { openPostgres, openSqlite, sqliteDb, type Db } from "./db.ts";
 import { ActivityLog } from "./activity.ts";
 import { ClientStore } from "./clients.ts";
 import { GrantAdmin } from "./grant-admin.ts";
+import { GrantRenewals } from "./grant-renewal.ts";
 import { GrantStore } from "./grants.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
@@ -17,6 +18,7 @@ import { SendConfirmations } from "./send-confirmations.ts";
 import { SendLedger } from "./send-ledger.ts";
 import { SendRecipients } from "./send-recipients.ts";
 import { SessionAnswers } from "./session-answers.ts";
+import { UpstreamFlows } from "./upstream-flows.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 
 export interface Store {
@@ -43,6 +45,10 @@ export interface Store {
   sendConfirmations: SendConfirmations;
   /** A send's claim, cap events and outcome in as few commits as possible (send-claims.ts). */
   sendClaims: SendClaims;
+  /** Sign-ins under way at OAuth mail providers (upstream-flows.ts). */
+  upstreamFlows: UpstreamFlows;
+  /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
+  renewals: GrantRenewals;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
   purgeExpired(): Promise<void>;
   close(): Promise<void>;
@@ -107,6 +113,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const limits = new LimitStore(db, masterKey, clock);
   const sendConfirmations = new SendConfirmations(db, clock);
   const sessionAnswers = new SessionAnswers(db, clock);
+  const upstreamFlows = new UpstreamFlows(db, masterKey, clock);
   return {
     db,
     grants,
@@ -122,7 +129,10 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     sendRecipients,
     sendConfirmations,
     sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
+    upstreamFlows,
+    renewals: new GrantRenewals(db, masterKey, clock),
     async purgeExpired() {
+      await upstreamFlows.purgeExpired();
       await pending.purgeExpired();
       await grants.purgeExpired();
       await clients.purgeExpired();

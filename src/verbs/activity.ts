@@ -53,7 +53,7 @@ export function describeDetails(d: ActivityDetails | null): string {
   if (d.labels?.add.length) parts.push(`labels added ${d.labels.add.join(", ")}`);
   if (d.labels?.remove.length) parts.push(`labels removed ${d.labels.remove.join(", ")}`);
   if (d.moved?.length) parts.push(`new uids ${d.moved.map((m) => m.new_uid ?? "?").join(", ")}`);
-  if (d.replaced) parts.push(`replaced uid ${d.replaced.uid} by uid ${d.replaced.new_uid ?? "?"}`);
+  if (d.new_uid !== undefined) parts.push(`replaced by uid ${d.new_uid ?? "?"}`);
   if (d.message_id) parts.push(`Message-ID ${d.message_id}`);
   if (d.rejected?.length) parts.push(`refused by the server: ${d.rejected.join(", ")}`);
   if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);

@@ -31,6 +31,13 @@ function mailbox(g: GrantSummary): string {
   return g.label ? `${g.label.email} on ${g.label.host}` : "(mailbox not recorded: connected before this version)";
 }
 
+/** A grant whose provider refused its refresh token (docs/design.md §5) is live but can do nothing until reconnected. */
+function signInLines(g: GrantSummary): string[] {
+  if (g.signInLostAt === null) return [];
+  const at = g.label?.signIn ? `at ${g.label.signIn} ` : "";
+  return [`  sign-in    LOST ${utcMinute(g.signInLostAt)}: the sign-in ${at}expired or was revoked; the app must reconnect the mailbox`];
+}
+
 export function formatGrants(grants: GrantSummary[], config: Config): string {
   if (grants.length === 0) return "No live grants: no app has access to a mailbox on this server.\n";
   // The mailbox label was typed on the setup form and a client's name by whoever registered it: printable (./printable.ts).
@@ -42,6 +49,7 @@ export function formatGrants(grants: GrantSummary[], config: Config): string {
     `  created    ${utcMinute(g.createdAt)}`,
     `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
     `  expires    ${utcMinute(g.expiresAt)}`,
+    ...signInLines(g),
   ]));
   return `${grants.length} live grant${grants.length === 1 ? "" : "s"}:\n\n${blocks.join("\n\n")}\n`;
 }
@@ -73,6 +81,7 @@ function grantJson(g: GrantSummary) {
   return {
     id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId, client_name: g.clientName,
     redirect_uri: g.redirectUri, scope: g.scope, send_policy: canWrite(g.scope) ? g.sendPolicy : "never", created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
+    sign_in: g.label?.signIn ?? null, sign_in_lost_at: iso(g.signInLostAt),
   };
 }
 

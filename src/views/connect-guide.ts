@@ -22,6 +22,8 @@ export interface ConnectGuide {
   mailboxes: string | null;
   note: string;
   clients: GuideClient[];
+  /** The OAuth mail providers people can sign in at on the setup page (docs/oauth-providers.md), and where to read more. */
+  signIn: { providers: string[]; note: string };
 }
 
 export interface GuideSettings {
@@ -31,6 +33,8 @@ export interface GuideSettings {
   clientSecret: string | null;
   openRegistration: boolean;
   extraRedirectUris: string[];
+  /** Labels of the OAuth mail providers configured (none: only app passwords). */
+  signInProviders?: string[];
   /** Given only to `mailbox-mcp client`: the operator may see the list, the public front door not. */
   allowedMailboxes?: AllowedMailboxes | null;
 }
@@ -102,7 +106,18 @@ export function connectGuide(s: GuideSettings): ConnectGuide {
     note: `The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${s.baseUrl}): ` +
       "clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).",
     clients: s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret),
+    signIn: signInGuide(s),
   };
+}
+
+/** Which providers the setup page signs in at, and what to register at them (docs/oauth-providers.md §1, §2). */
+function signInGuide(s: GuideSettings): ConnectGuide["signIn"] {
+  const providers = s.signInProviders ?? [];
+  const note = providers.length
+    ? `Their app registrations must allow the redirect URI \`${s.baseUrl}/oauth/upstream/callback\`.`
+    : "None: people connect with app passwords only. Outlook.com and Microsoft 365 mailboxes need " +
+      "`MAILBOX_MCP_MICROSOFT_CLIENT_ID` (see docs/oauth-providers.md).";
+  return { providers, note };
 }
 
 function mailboxesText(list: AllowedMailboxes | null, openRegistration: boolean): string {
@@ -124,8 +139,9 @@ export function guideText(g: ConnectGuide): string {
     `  Open registration : ${registration}`,
     ...(g.mailboxes === null ? [] : [`  Mailboxes allowed : ${plain(g.mailboxes)}`]),
     `  Client ID         : ${g.clientId}`,
-    `  Client secret     : ${plain(g.secret)}`, "",
-    plain(g.note), "",
+    `  Client secret     : ${plain(g.secret)}`,
+    `  Sign in at        : ${g.signIn.providers.length ? g.signIn.providers.join("; ") : "no provider (app passwords only)"}`, "",
+    plain(g.note), plain(g.signIn.note), "",
   ];
   const clients = g.clients.flatMap((c) => [`${plain(c.title)}:`, ...c.steps.map((s) => `  ${plain(s)}`), ""]);
   return [...head, ...clients].join("\n");

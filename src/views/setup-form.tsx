@@ -11,6 +11,7 @@ import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
+import { SignInButtons, SignInOptions, type SignInChoice } from "./sign-in-choice.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
@@ -29,15 +30,22 @@ export interface SetupFormProps {
   widestAccess: Access;
   values: SetupFormValues;
   error?: string;
+  /** OAuth mail providers configured on this server: signed in at the provider, not with a password. */
+  signIn?: SignInChoice[];
 }
 
 /** Full HTML escaping for attribute values (& < > " '); kitajs then leaves them alone. */
 const attr = (value: string): string => Html.escapeHtml(value);
 
+// A provider with data-signin (an OAuth one) hides the password and the custom server, and the
+// button becomes "Sign in with …"; the no-JavaScript sign-in buttons are then not needed.
 const SCRIPT = `(function(){
 var f=document.getElementById("setup"),s=document.getElementById("provider"),c=document.getElementById("custom"),
-h=document.getElementById("app-password-help"),b=document.getElementById("connect"),w=document.getElementById("connecting");
-function show(){var o=s.options[s.selectedIndex],d=o?o.dataset:{};c.hidden=s.value!=="custom";h.textContent="";
+h=document.getElementById("app-password-help"),b=document.getElementById("connect"),w=document.getElementById("connecting"),
+p=document.getElementById("password-block"),pw=document.getElementById("password"),e=document.getElementById("email"),
+g=document.getElementById("signin-buttons");if(g)g.hidden=true;
+function show(){var o=s.options[s.selectedIndex],d=o?o.dataset:{},si=!!d.signin;c.hidden=s.value!=="custom";h.textContent="";
+p.hidden=si;pw.required=!si;e.required=!si;b.textContent=si?"Sign in with "+d.signin:"Connect mailbox";
 if(d.url){h.append("Create an app password for "+o.text+": ");var a=document.createElement("a");a.href=d.url;a.target="_blank";
 a.rel="noopener noreferrer";a.textContent="open "+o.text+"'s app password page";h.append(a,". ")}
 if(d.notes)h.append(d.notes)}
@@ -129,7 +137,7 @@ function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -138,19 +146,23 @@ function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProp
       <select id="provider" name="provider" required>
         <option value="">Choose your provider…</option>
         {PROVIDERS.map((p) => <ProviderOption p={p} selected={p.id === v.provider} />)}
+        <SignInOptions choices={signIn} selected={v.provider} />
       </select>
       <ChosenHelp provider={v.provider} />
       <HelpList />
       <label for="email">Email address</label>
       <input id="email" name="email" type="email" required value={attr(v.email ?? "")} autocomplete="email"
         autocapitalize="off" spellcheck="false" />
-      <label for="password">App password</label>
-      <input id="password" name="password" type="password" required autocomplete="current-password" />
-      <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
-        and stored encrypted; revoking the app's access deletes it.</p>
+      <div id="password-block">
+        <label for="password">App password</label>
+        <input id="password" name="password" type="password" required autocomplete="current-password" />
+        <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
+          and stored encrypted; revoking the app's access deletes it.</p>
+      </div>
       <CustomServer v={v} />
       <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <button id="connect" type="submit">Connect mailbox</button>
+      <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>
     </form>

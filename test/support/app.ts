@@ -12,6 +12,8 @@ import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { buildSending } from "../../src/mcp/send-gate/sending.ts";
+import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
+import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
 
 export const TEST_CLIENT_ID = "test-client";
 export const TEST_CLIENT_SECRET = "test-client-secret-0123456789abcdef"; // ≥ 32 (MIN_CLIENT_SECRET)
@@ -34,6 +36,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: null,
     openRegistration: false,
     sendLimits: { perHour: 30, perDay: 200 },
+    oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
     version: "0.0.0-test",
     ...overrides,
@@ -56,14 +59,17 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const { db, grants, pending, activity } = store;
   const clients = new ClientRegistry(config, store.clients);
   const events = new TokenEvents();
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool }, answers: store.sessionAnswers });
+  const providers = new OAuthProviders(config.oauth);
+  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
+  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending });
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info() });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, sending, verifyLogin,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, sending, verifyLogin, providers,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

@@ -79,7 +79,10 @@ export interface SmtpServer {
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
+/** Who an access token belongs to (the fake OAuth provider), for AUTH XOAUTH2. */
+export interface TokenOwners { userOf(token: string): string | null }
+
+export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Promise<SmtpServer> {
   refuseInUnitRun("The SMTP test server");
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
@@ -129,6 +132,11 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const onAuth = (auth: SMTPServerAuthentication, _s: SMTPServerSession, cb: (e: Error | null | undefined, r?: SMTPServerAuthenticationResponse) => void) => {
     const u = local(auth.username ?? "");
+    if (auth.method === "XOAUTH2") {
+      const owner = auth.accessToken ? oauth?.userOf(auth.accessToken) : null;
+      if (owner && owner === (auth.username ?? "").toLowerCase()) return cb(null, { user: owner });
+      return cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
+    }
     if (u && auth.password === u.pass) return cb(null, { user: u.email });
     cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
   };
@@ -160,7 +168,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const server = new SMTPServer({
     logger: false,
-    authMethods: ["PLAIN", "LOGIN"],
+    authMethods: ["PLAIN", "LOGIN", "XOAUTH2"],
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     disableReverseLookup: true, // a DNS lookup per connection only slows tests down

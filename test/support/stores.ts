@@ -132,6 +132,7 @@ const DUMPS = {
   send_ledger: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_ledger`,
   send_recipients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_recipients`,
   send_confirmations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_confirmations`,
+  upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };
 
 /** The store's tables as it reports them (not the schema version's own). */

@@ -6,7 +6,7 @@ import { VerbError } from "../../src/verbs/verb-args.ts";
 
 const g = (id: string, email: string | null): GrantSummary => ({
   id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", sendPolicy: "never", createdAt: 0, lastUsedAt: null, expiresAt: 1,
-  label: email ? { email, host: "imap.example.test" } : null,
+  label: email ? { email, host: "imap.example.test" } : null, signInLostAt: null,
 });
 const grants = [g("3f9a1c2e", "Alice@Example.test"), g("3f9a1d00", "bob@example.test"), g("77aa", null)];
 const pick = (what: string) => pickGrants(grants, what, "mailbox-mcp").map((x) => x.id.slice(0, 8));

@@ -59,3 +59,17 @@ describe("connect guide", () => {
     }
   });
 });
+
+describe("sign-in providers in the guide", () => {
+  test("named with the redirect URI their registrations need; none: says how to get Microsoft", () => {
+    const on = guideText(connectGuide(settings({ signInProviders: ["Microsoft (Outlook.com, Hotmail, Live, Microsoft 365)"] })));
+    expect(on).toContain("Sign in at        : Microsoft (Outlook.com, Hotmail, Live, Microsoft 365)");
+    expect(on).toContain("must allow the redirect URI https://m.example/oauth/upstream/callback");
+    const off = guideText(connectGuide(settings()));
+    expect(off).toContain("Sign in at        : no provider (app passwords only)");
+    expect(off).toContain("MAILBOX_MCP_MICROSOFT_CLIENT_ID");
+    const page = FrontDoor({ nonce: "n", version: "1", healthUrl: "https://m.example/health", guide: connectGuide(settings({ signInProviders: ["Google <x>"] })) });
+    expect(page).toContain("Google &lt;x&gt;");
+    expect(page).toContain("<code>https://m.example/oauth/upstream/callback</code>");
+  });
+});

@@ -54,11 +54,33 @@ export function findSpecialUse(folders: ListResponse[], use: SpecialUse): ListRe
 // A LIST per send or draft is ~1 ms of a ~5 ms local call; folder roles almost never change, so the
 // path is kept per connection for a minute, and a failed APPEND to a kept path re-lists (../write/append.ts).
 const SPECIAL_TTL_MS = 60_000;
-const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string; at: number }>>();
+/** null: the mailbox had no folder of that use at that time. */
+const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string | null; at: number }>>();
+
+const freshHit = (client: ImapFlow, use: SpecialUse) => {
+  const hit = specialCache.get(client)?.get(use);
+  return hit && Date.now() - hit.at < SPECIAL_TTL_MS ? hit : undefined;
+};
 
 export function cachedSpecialUse(client: ImapFlow, use: SpecialUse): string | undefined {
-  const hit = specialCache.get(client)?.get(use);
-  return hit && Date.now() - hit.at < SPECIAL_TTL_MS ? hit.path : undefined;
+  return freshHit(client, use)?.path ?? undefined;
+}
+
+const USES: SpecialUse[] = ["\\Drafts", "\\Sent", "\\Trash", "\\Archive", "\\Junk", "\\All"];
+
+/**
+ * The folders of several uses at once, null for a use the mailbox lacks: from the per-connection
+ * cache, or one LIST when any of them is not known, which then remembers every use, absent ones
+ * too (get_thread asks for \Sent, \Archive and \All on every call).
+ */
+export async function specialUsePaths(client: ImapFlow, uses: SpecialUse[]): Promise<Array<string | null>> {
+  if (!uses.every((use) => freshHit(client, use))) {
+    const folders = await listFolders(client);
+    const now = Date.now();
+    const cache = new Map(USES.map((use) => [use, { path: findSpecialUse(folders, use)?.path ?? null, at: now }]));
+    specialCache.set(client, cache);
+  }
+  return uses.map((use) => freshHit(client, use)?.path ?? null);
 }
 
 export const forgetSpecialUse = (client: ImapFlow) => specialCache.delete(client);

@@ -6,7 +6,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ONCE } from "../../mail/write/outgoing.ts";
 import { deliver, type Afterwards, type Deliverable, type Delivered } from "../../mail/write/deliver.ts";
-import { saveHeld } from "../../mail/write/stored-draft.ts";
+import { appendDraft } from "../../mail/write/append.ts";
 import { toolError } from "../tools/result.ts";
 import { REVIEW_TTL_MS } from "./confirm/tokens.ts";
 import type { GateDeps } from "./deps.ts";
@@ -29,7 +29,7 @@ export function capRefusal(r: CapRefusal, now: number): CallToolResult {
 
 /** Sends now: the person confirmed it, or the policy does not ask. */
 export async function sendNow(deps: GateDeps, req: SendRequest, mail: OutgoingMail, digest: string, decision: "sent_directly" | "confirmed"): Promise<CallToolResult> {
-  const after: Afterwards = { ...mail.after, ...(req.draft?.uid != null ? { sentDraft: { folder: req.draft.folder, uid: req.draft.uid } } : {}) };
+  const after: Afterwards = { ...mail.after, ...(mail.draft?.uid != null ? { sentDraft: { folder: mail.draft.folder, uid: mail.draft.uid } } : {}) };
   const telling = { decision, describe: mail.describe, fenced: mail.describe.includes("UNTRUSTED-CONTENT") };
   return transmit(deps, digest, mail, after, telling, { pending: { message_id: mail.messageId } as SendResult });
 }
@@ -66,7 +66,7 @@ export async function transmit(
     await claims.giveBack(deps.grantId, digest, taken.slots);
     throw err;
   }
-  const { result, text } = sentResult(delivered, telling.decision, telling.describe, telling.fenced);
+  const { result, text } = sentResult(delivered, telling.decision, telling.describe, telling.fenced, after.sentDraft);
   await settle(deps, "noting a sent message", () => claims.settle(deps.grantId, digest, result, delivered.accepted));
   return answer(result, text);
 }
@@ -78,7 +78,7 @@ export async function hold(deps: GateDeps, req: SendRequest, mail: OutgoingMail,
   if (!claim.claimed) return answerEarlier(deps, digest, claim.entry);
   let draft: DraftRef;
   try {
-    draft = req.draft ?? (await deps.mail.withImap((c) => saveHeld(c, mail), ONCE));
+    draft = mail.draft ?? (await deps.mail.withImap((c) => appendDraft(c, mail.stored, mail.messageId), ONCE));
   } catch (err) {
     await ledger.release(deps.grantId, digest);
     throw err;

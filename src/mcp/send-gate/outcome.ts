@@ -21,10 +21,12 @@ const MB = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : n >
  * `describe`: the tool's lines about the message. When a stranger wrote part of the recipients
  * (a reply-all), they are in its fence: here only counted (`fenced`).
  */
-export function sentResult(d: Delivered, decision: "sent_directly" | "confirmed", describe: string, fenced: boolean): { result: SendResult; text: string } {
+export function sentResult(d: Delivered, decision: "sent_directly" | "confirmed", describe: string, fenced: boolean, sentDraft?: DraftRef): { result: SendResult; text: string } {
   const result = shape({ status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to });
   const head = `${decision === "confirmed" ? "Sent after the person confirmed it" : "Sent"}. Message-ID: ${d.message_id}.`;
-  return { result, text: [head, describe, ...deliveryLines(d, fenced)].filter(Boolean).join("\n") };
+  // A sent draft leaves its folder; a failure to remove it is among the warnings already.
+  const removed = sentDraft && !d.warnings.some((w) => w.includes("removing the draft")) ? `The draft was removed from ${sentDraft.folder}.` : "";
+  return { result, text: [head, describe, ...deliveryLines(d, fenced), removed].filter(Boolean).join("\n") };
 }
 
 /** Who got it, who did not, where the copy is, and what went wrong after sending. */

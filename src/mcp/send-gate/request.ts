@@ -25,6 +25,11 @@ export interface OutgoingMail extends Deliverable {
    * already fenced where a stranger wrote part of them (src/mcp/tools/write/composed-text.ts).
    */
   describe: string;
+  /**
+   * The message already is a draft (send_draft): held, it stays where it is; sent, it is removed
+   * from there. Otherwise a held message is saved as a new draft.
+   */
+  draft?: DraftRef;
 }
 
 export interface SendRequest {
@@ -40,11 +45,6 @@ export interface SendRequest {
   dryRun: boolean;
   /** Builds the message; called at most once per call, when the gate needs it. */
   compose(): Promise<OutgoingMail>;
-  /**
-   * The message already is a draft (send_draft, the review card): held, it stays where it is;
-   * sent, it is removed from there. Otherwise a held message is saved as a new draft.
-   */
-  draft?: DraftRef;
 }
 
 /** How this call ended, as the activity log and the model are told (docs/owner.md §4). */

@@ -5,7 +5,9 @@
 // draft is read back and must still be the one reviewed (same UID, same Message-ID), and the send
 // goes through the same ledger, caps and delivery as any other (./dispatch.ts transmit).
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { loadDraft } from "../../mail/write/stored-draft.ts";
+import { MailError } from "../../mail/errors.ts";
+import { readDraft } from "../../mail/write/draft-source.ts";
+import { draftToSend } from "../../mail/write/draft-wire.ts";
 import { toolError } from "../tools/result.ts";
 import type { ReviewClaim } from "./confirm/tokens.ts";
 import type { GateDeps } from "./deps.ts";
@@ -27,11 +29,20 @@ export async function confirmReview(deps: GateDeps, claim: ReviewClaim, decision
     await settle(deps, "noting a kept draft", () => deps.store.sendLedger.finish(deps.grantId, claim.d, result));
     return answer(result, text);
   }
-  const stored = await deps.mail.withImap((c) => loadDraft(c, claim.folder, claim.uid));
-  if (!stored || stored.messageId !== claim.messageId) {
-    return toolError(`Not sent: the draft reviewed is no longer in ${claim.folder} as it was (sent, edited or deleted meanwhile). Open the Drafts folder in your mail app.`);
-  }
-  const msg = { messageId: claim.messageId, wire: stored.wire, stored: stored.stored, envelope: claim.envelope };
+  const gone = toolError(`Not sent: the draft reviewed is no longer in ${claim.folder} as it was (sent, edited or deleted meanwhile). Open the Drafts folder in your mail app.`);
+  const saved = await deps.mail.withImap((c) => readDraft(c, claim.folder, claim.uid)).catch((err: unknown) => {
+    if (err instanceof MailError) return null;
+    throw err;
+  });
+  if (!saved) return gone;
+  // Sent exactly as saved (Bcc out of what travels, Date now), to exactly the recipients reviewed.
+  const msg = draftToSend(saved.raw, deps.mail.account.email, new Date());
+  if (msg.messageId !== claim.messageId || !sameRecipients(msg.envelope.to, claim.envelope.to)) return gone;
   const after = { ...claim.after, sentDraft: { folder: claim.folder, uid: claim.uid } };
   return transmit(deps, claim.d, msg, after, { decision: "confirmed", describe: "", fenced: false }, { reopen: true });
 }
+
+const sameRecipients = (a: readonly string[], b: readonly string[]) => {
+  const norm = (l: readonly string[]) => [...new Set(l.map((x) => x.toLowerCase()))].sort().join(",");
+  return norm(a) === norm(b);
+};

@@ -54,8 +54,10 @@
 //
 // Import from ./define.ts, ./context.ts and the like, never from this file: that would be an import cycle.
 import { getAttachment } from "./read/get-attachment.ts";
+import { getChanges } from "./read/get-changes.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
+import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
@@ -69,8 +71,10 @@ import { labelEmail } from "./write/label-email.ts";
 import { markAsRead } from "./write/mark-as-read.ts";
 import { moveEmail } from "./write/move-email.ts";
 import { renameFolder } from "./write/rename-folder.ts";
+import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
+import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
 
 export type { ToolContext } from "./context.ts";
@@ -85,9 +89,13 @@ export const TOOLS = toolRegistry([
   getRecentEmails,
   searchEmails,
   getEmail,
+  getThread,
   getAttachment,
+  getChanges,
   draftEmail,
   sendEmail,
+  updateDraft,
+  sendDraft,
   markAsRead,
   flagEmail,
   labelEmail,

@@ -15,6 +15,7 @@ import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
 import type { Sending } from "../send-gate/sending.ts";
+import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -25,6 +26,8 @@ export interface McpEndpointDeps {
   clientId: string;
   /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
   sending: Sending;
+  /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
+  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -51,6 +54,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
+      signInProviders: deps.signInProviders ?? [],
     };
     const relay = runtime.relay;
     this.hooks = {

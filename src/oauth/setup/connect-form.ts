@@ -20,6 +20,8 @@ export interface ConnectFields {
   access?: string;
   /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
   send?: string;
+  /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/upstream/start.ts). */
+  upstream?: string;
 }
 
 export type ParsedConnect = { ok: true; account: MailAccount } | { ok: false; message: string };

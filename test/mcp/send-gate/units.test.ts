@@ -1,9 +1,9 @@
 // The send gate's small pieces, without servers: which way a client can confirm, the digest of a
-// message, the question put to the person, the Bcc header taken out of a stored draft, and which
+// message, the question put to the person, what a saved draft shows its reviewer, and which
 // JSON-RPC bodies are a client's answers.
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../../src/clock.ts";
-import { withoutBcc } from "../../../src/mail/write/stored-draft.ts";
+import { reviewOfDraft } from "../../../src/mail/write/draft-review.ts";
 import { channelFor, declaresFormElicitation, declaresUi } from "../../../src/mcp/send-gate/confirm/channel.ts";
 import { confirmMessage, decisionOf } from "../../../src/mcp/send-gate/confirm/elicitation.ts";
 import type { OutgoingMail } from "../../../src/mcp/send-gate/request.ts";
@@ -66,11 +66,20 @@ describe("the question put to the person", () => {
   });
 });
 
-describe("a stored draft as it goes out", () => {
-  test("the Bcc field, folded lines included, leaves the header; nothing else changes", () => {
-    const raw = "From: a@x\r\nBcc: b@y,\r\n c@z\r\nSubject: s\r\n\r\nBcc: in the body stays\r\n";
-    expect(withoutBcc(Buffer.from(raw)).toString()).toBe("From: a@x\r\nSubject: s\r\n\r\nBcc: in the body stays\r\n");
-    expect(withoutBcc(Buffer.from("From: a@x\r\nBCC : b@y\r\n\r\nbody")).toString()).toBe("From: a@x\r\n\r\nbody");
+describe("a saved draft as the person reviews it", () => {
+  test("recipients (names decoded), subject, attachments with sizes, the start of its text", async () => {
+    const raw = [
+      "From: a@x.test", "To: =?utf-8?q?Bj=C3=B6rn?= <bjorn@y.test>, c@z.test", "Cc: d@z.test", "Bcc: e@z.test", "Subject: Plans",
+      "MIME-Version: 1.0", 'Content-Type: multipart/mixed; boundary="b"', "", "--b", "Content-Type: text/plain", "", "Hello there.",
+      "--b", 'Content-Type: application/pdf; name="p.pdf"', "Content-Disposition: attachment", "Content-Transfer-Encoding: base64", "",
+      Buffer.from("12345").toString("base64"), "--b--", "",
+    ].join("\r\n");
+    expect(await reviewOfDraft(Buffer.from(raw))).toEqual({
+      subject: "Plans",
+      recipients: { to: [{ name: "Björn", address: "bjorn@y.test" }, { name: null, address: "c@z.test" }], cc: [{ name: null, address: "d@z.test" }], bcc: [{ name: null, address: "e@z.test" }] },
+      attachments: [{ filename: "p.pdf", size: 5 }],
+      text: "Hello there.",
+    });
   });
 });
 

@@ -6,6 +6,9 @@ import { HelperPool, type HelperPoolOptions, type PoolOutcome } from "../helper/
 
 export type Conversion = { ok: true; text: string } | { ok: false; reason: "timeout" | "memory" | "busy" | "error" };
 
+/** Plain text (html-to-text, the default) or Markdown (turndown, ./markdown.ts). */
+export type HtmlFormat = "text" | "markdown";
+
 /** Helpers at most, the work budget per document, the wait for a helper, the memory ceiling. */
 export type ConverterOptions = Omit<HelperPoolOptions, "role">;
 
@@ -22,9 +25,10 @@ export class HtmlConverter {
     this.pool = new HelperPool<string>({ role: "html-text", ...HTML_LIMITS, ...options });
   }
 
-  /** The text of `html`, converted on `owner`'s share of the helpers. */
-  async convert(html: string, owner = "", budgetMs?: number): Promise<Conversion> {
-    const outcome: PoolOutcome<string> = await this.pool.run(owner, null, new TextEncoder().encode(html), budgetMs);
+  /** The text (or Markdown) of `html`, converted on `owner`'s share of the helpers. */
+  async convert(html: string, owner = "", budgetMs?: number, format: HtmlFormat = "text"): Promise<Conversion> {
+    const input = format === "markdown" ? { format } : null;
+    const outcome: PoolOutcome<string> = await this.pool.run(owner, input, new TextEncoder().encode(html), budgetMs);
     if (outcome.ok) return { ok: true, text: outcome.value };
     return { ok: false, reason: outcome.reason === "crash" ? "memory" : outcome.reason };
   }
