@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto";
 import { openPostgres } from "../../src/store/db.ts";
 import { startCluster, tokenFor, type Cluster } from "../support/cluster.ts";
 import { until } from "../support/until.ts";
+import { postTool, rpcOf } from "../support/modern-call.ts";
 
-const MODERN = "2026-07-28";
 let cl: Cluster;
 
 beforeAll(async () => {
@@ -22,28 +22,8 @@ const tag = () => randomBytes(4).toString("hex");
 const delivered = (subject: string) => cl.h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).length;
 
 /** send_email as a 2026-07-28 client posts it, to `url` (the balancer's or one instance's /mcp). */
-function sendEmail(url: string, token: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
-  return fetch(url, {
-    method: "POST", signal,
-    headers: {
-      authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "send_email",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0", id: 1, method: "tools/call",
-      params: {
-        name: "send_email", arguments: args,
-        _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "c", version: "0" } },
-      },
-    }),
-  });
-}
-
-async function resultOf(res: Response): Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> }> {
-  const text = await res.text();
-  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
-  return (JSON.parse(json) as { result: never }).result;
-}
+const sendEmail = (url: string, token: string, args: Record<string, unknown>, signal?: AbortSignal) => postTool({ url, token, tool: "send_email", args, signal });
+const resultOf = async (res: Response) => (await rpcOf(res)).result as { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> };
 
 describe("the send gate on three instances", () => {
   test("send caps: one grant's sends on every instance count together", async () => {

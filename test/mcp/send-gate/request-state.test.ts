@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 import { getHarness, type Harness } from "../../support/harness.ts";
 import { startTestServer, type TestServer } from "../../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../../support/token.ts";
+import { postTool, rpcOf, textOfRpc, type Rpc } from "../../support/modern-call.ts";
 
-const MODERN = "2026-07-28";
 let h: Harness;
 let srv: TestServer;
 const tag = () => randomBytes(4).toString("hex");
@@ -26,33 +26,9 @@ async function newToken(): Promise<string> {
   return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, "new_recipients")).token;
 }
 
-interface Rpc { result?: Record<string, any>; error?: { code: number; message: string } }
-
-/** One 2026-07-28 tools/call of send_email, as a conforming client sends it. */
-async function sendEmail(token: string, args: Record<string, unknown>, retry: Record<string, unknown> = {}): Promise<Rpc> {
-  const body = {
-    jsonrpc: "2.0", id: 1, method: "tools/call",
-    params: {
-      name: "send_email", arguments: args, ...retry,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-      },
-    },
-  };
-  const res = await fetch(srv.mcpUrl, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "send_email",
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
-  return JSON.parse(json) as Rpc;
-}
+/** One 2026-07-28 tools/call of send_email from a client that declares form elicitation. */
+const sendEmail = async (token: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Rpc> =>
+  rpcOf(await postTool({ url: srv.mcpUrl, token, tool: "send_email", args, extra, capabilities: { elicitation: { form: {} } } }));
 
 const ACCEPT = { inputResponses: { confirm_send: { action: "accept", content: { decision: "send" } } } };
 const message = () => ({ to: `stranger-${tag()}@example.net`, subject: `state ${tag()}`, text: "x" });
@@ -66,7 +42,7 @@ async function asked(token: string, args: Record<string, unknown>): Promise<stri
   return first.result!.requestState as string;
 }
 
-const textOf = (r: Rpc) => (r.result?.content ?? []).map((c: { text?: string }) => c.text ?? "").join("\n");
+const textOf = textOfRpc;
 
 describe("the requestState of a confirmation round", () => {
   test("the answer sends once; the same answer again gets the first outcome, not a second copy", async () => {

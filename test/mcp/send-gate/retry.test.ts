@@ -11,8 +11,8 @@ import { getHarness, type Harness } from "../../support/harness.ts";
 import { startTestServer, type TestServer } from "../../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../../support/token.ts";
 import { until } from "../../support/until.ts";
+import { postTool, rpcOf } from "../../support/modern-call.ts";
 
-const MODERN = "2026-07-28";
 let h: Harness;
 let srv: TestServer;
 let token: string;
@@ -27,28 +27,8 @@ beforeAll(async () => {
 afterAll(() => srv.stop());
 
 /** send_email as a 2026-07-28 client posts it; `signal` cuts the response. */
-function post(args: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
-  return fetch(srv.mcpUrl, {
-    method: "POST", signal,
-    headers: {
-      authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "send_email",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0", id: 7, method: "tools/call",
-      params: {
-        name: "send_email", arguments: args,
-        _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "retry", version: "0" } },
-      },
-    }),
-  });
-}
-
-async function result(res: Response): Promise<{ structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> }> {
-  const text = await res.text();
-  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
-  return (JSON.parse(json) as { result: never }).result;
-}
+const post = (args: Record<string, unknown>, signal?: AbortSignal) => postTool({ url: srv.mcpUrl, token, tool: "send_email", args, signal });
+const result = async (res: Response) => (await rpcOf(res)).result as { structuredContent?: Record<string, unknown>; isError?: boolean; content: Array<{ text: string }> };
 
 const delivered = (subject: string) => h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).length;
 
