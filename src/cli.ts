@@ -42,6 +42,10 @@ Options (each also an environment variable; flags win):
                     let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
                     MCP Inspector then need only the URL (default off: one configured client);
                     needs MAILBOX_MCP_ALLOWED_MAILBOXES
+  --client-metadata-documents  MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS=true
+                    accept clients whose client_id is the https URL of their metadata document
+                    (fetched under the public-address rules of mail hosts; default off);
+                    needs MAILBOX_MCP_ALLOWED_MAILBOXES
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;

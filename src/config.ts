@@ -34,6 +34,8 @@ export interface Settings {
   oauth: OAuthSettings;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
   allowedMailboxes: AllowedMailboxes | null;
+  /** Clients identified by a Client ID Metadata Document: client_id = an HTTPS URL (docs/oauth.md §11). */
+  clientMetadataDocuments: boolean;
 }
 
 export interface SendLimits {
@@ -67,6 +69,7 @@ const FLAGS: Record<string, string> = {
 /** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
 const SWITCHES: Record<string, string> = {
   "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
+  "--client-metadata-documents": "MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS",
 };
 
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
@@ -176,11 +179,14 @@ function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
 }
 
 /**
- * The settings that let anyone on the internet reach the setup form with a client of their own.
- * (Client ID Metadata Documents, when they come, join this list.)
+ * The settings that let anyone on the internet reach the setup form with a client of their own:
+ * one it registers, or one its own metadata document names.
  */
 function strangerSwitches(s: Settings): string[] {
-  return s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : [];
+  return [
+    ...(s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : []),
+    ...(s.clientMetadataDocuments ? ["MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS"] : []),
+  ];
 }
 
 /**
@@ -192,7 +198,7 @@ export function checkServeSettings(s: Settings): void {
   const open = strangerSwitches(s);
   if (!open.length || s.allowedMailboxes !== null) return;
   throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES",
-    `must be set when ${open.join(" or ")} is on: anyone on the internet can then register an app and would connect any mailbox, ` +
+    `must be set when ${open.join(" or ")} is on: anyone on the internet can then bring an app of their own and would connect any mailbox, ` +
     "even one on a mail server they run. List whose mailboxes this server serves, e.g. " +
     "MAILBOX_MCP_ALLOWED_MAILBOXES=you@example.com,@example.org,mail.example.net (addresses and @domains as the mail server " +
     "verified the login, mail hosts as connected), or MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
@@ -238,5 +244,6 @@ export function parseSettings(args: string[], env: Env): Settings {
     sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
     oauth: parseOAuthSettings(e, allowPrivateHosts),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
+    clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),
   };
 }

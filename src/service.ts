@@ -12,6 +12,7 @@ import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
 import { buildSending } from "./mcp/send-gate/sending.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
+import { clientDocumentsFor } from "./oauth/protocol/documents/documents.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
 import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";
@@ -44,7 +45,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
     clientIdleMs: CLIENT_IDLE_MS, warn: (m) => log.warn(m),
   });
-  const clients = new ClientRegistry(config, store.clients);
+  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock));
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
@@ -58,7 +59,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const stopMcp = startMcpSweeper(runtime);
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
   const mcp = new McpEndpoint({
-    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(),
+    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
   });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
   const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });

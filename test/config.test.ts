@@ -47,6 +47,16 @@ describe("parseSettings", () => {
     expect(() => checkServeSettings(parseSettings([], {}))).not.toThrow(); // the one configured client: as before
   });
 
+  test("client metadata documents: off by default, the environment or the bare flag turn them on", () => {
+    expect(parseSettings([], {}).clientMetadataDocuments).toBe(false);
+    expect(parseSettings([], { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "yes" }).clientMetadataDocuments).toBe(true);
+    expect(parseSettings(["--client-metadata-documents"], {}).clientMetadataDocuments).toBe(true);
+    // Like open registration, they let strangers bring their own app: serve needs the allowlist.
+    expect(() => checkServeSettings(parseSettings(["--client-metadata-documents"], {})))
+      .toThrow(/MAILBOX_MCP_ALLOWED_MAILBOXES: must be set when MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS is on/);
+    expect(() => checkServeSettings(parseSettings(["--client-metadata-documents"], { MAILBOX_MCP_ALLOWED_MAILBOXES: "@example.org" }))).not.toThrow();
+  });
+
   test("flags win over the environment; XDG_DATA_HOME is honoured", () => {
     const s = parseSettings(["--port", "9000", "--base-url=https://mail.example.com/"], {
       MAILBOX_MCP_PORT: "8000", XDG_DATA_HOME: "/xdg",
@@ -66,6 +76,7 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_OPEN_REGISTRATION", {}, ["--open-registration=sometimes"]],
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "*,me@example.com" }, []],
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "not an address@" }, []],
+    ["MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "maybe" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_CLIENT_SECRET", { MAILBOX_MCP_CLIENT_SECRET: "s".repeat(31) }, []],
     ["MAILBOX_MCP_DATABASE_URL", { MAILBOX_MCP_DATABASE_URL: "mysql://db.example/mail" }, []],

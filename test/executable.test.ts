@@ -79,6 +79,10 @@ describe("the single executable", () => {
     expect(await head.text()).toBe("");
     expect(await (await fetch(`${base}/oauth/meta`)).json()).toMatchObject({ issuer: base, token_endpoint_auth_methods_supported: ["client_secret_post"] });
     expect(await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${base}/mcp` });
+    // The icons hosts show are served by the executable itself (drawn into code, nothing embedded as files).
+    const icon = await fetch(`${base}/icons/mailbox-64.png`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(Buffer.from(await icon.arrayBuffer()).subarray(1, 4).toString()).toBe("PNG");
     for (const res of [health, head, await fetch(`${base}/missing`), await fetch(`${base}/mcp`, { method: "POST" })]) {
       for (const [k, v] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(k)).toBe(v);
       expect(res.headers.get("x-powered-by")).toBeNull();

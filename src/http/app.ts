@@ -14,6 +14,7 @@ import { discoveryRoutes } from "./routes/discovery.ts";
 import { frontDoorRoutes } from "./routes/front-door.ts";
 import { mapError } from "./plugins/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { iconRoutes } from "./routes/icons.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
@@ -53,8 +54,9 @@ export function createApp(deps: AppDeps) {
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
+    .use(iconRoutes())
     .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
-    .use(discoveryRoutes(config.baseUrl, config.openRegistration))
+    .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
     .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))

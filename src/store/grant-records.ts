@@ -10,7 +10,8 @@ export interface PendingRequest {
   clientId: string | null;
   redirectUri: string;
   codeChallenge: string;
-  state: string;
+  /** Null when the client sent none (docs/design.md §3); stored as "" (RFC 6749 §3.1: empty = omitted). */
+  state: string | null;
   resource: string | null;
   /** The scope asked for at authorize (RFC 6749 §3.3), null when none was: the most the form may offer. */
   scope: string | null;

@@ -16,8 +16,14 @@ import { SignInButtons, SignInOptions, type SignInChoice } from "./sign-in-choic
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
 
-/** Who is asking: the configured client, or one that registered itself (RFC 7591) under a name nobody verified. */
-export type AskingClient = { registered: false } | { registered: true; name: string | null };
+/**
+ * Who is asking: the configured client; one that registered itself (RFC 7591) under a name nobody verified;
+ * or one identified by a client metadata document, vouched for by the host that serves it (docs/oauth.md §11).
+ */
+export type AskingClient =
+  | { kind: "configured" }
+  | { kind: "registered"; name: string | null }
+  | { kind: "document"; name: string | null; documentHost: string };
 
 export interface SetupFormProps {
   nonce: string;
@@ -177,15 +183,29 @@ const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only con
  * that sentence: it comes after, in its own line and box, quoted by the page, its own quotation marks
  * neutralised and cut to 64 characters (./declared-name.ts), and said to be unchecked — so a name
  * written to look like the page ("returning to claude.ai … ✓ Verified app") cannot pass for it.
+ * A client named by its metadata document is vouched for by the host that serves the document, which
+ * this server fetched: that host goes into the page's own sentence, as the one to trust
+ * (docs/oauth.md §11); the name it declares is shown like a registered client's.
  */
 function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
     ? <span class="opt"> (an app on this computer)</span> : "";
   const sentence = <p class="who"><strong class="host" safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>;
-  if (!client.registered) return sentence as string;
+  if (client.kind === "configured") return sentence as string;
   const declared = client.name
     ? <>The app calls itself <q class="declared" safe>{declaredName(client.name)}</q>.</>
     : "The app gave no name.";
+  if (client.kind === "document") {
+    return (
+      <>
+        {sentence}
+        <p class="who">The app is published by <strong class="host" safe>{client.documentHost}</strong>, which serves its
+          client metadata document. Continue only if you know and trust <span safe>{client.documentHost}</span>.</p>
+        <p class="declared-line">{declared} <span class="opt">The name is written by that host; the address above is where
+          the sign-in returns.</span></p>
+      </>
+    ) as string;
+  }
   return (
     <>
       {sentence}

@@ -7,6 +7,7 @@ import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
 import { TokenEvents } from "../../src/oauth/lifecycle/token-events.ts";
 import { ClientRegistry } from "../../src/oauth/protocol/clients.ts";
+import { clientDocumentsFor, type DocumentOptions } from "../../src/oauth/protocol/documents/documents.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
@@ -38,6 +39,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sendLimits: { perHour: 30, perDay: 200 },
     oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
+    clientMetadataDocuments: false,
     version: "0.0.0-test",
     ...overrides,
   };
@@ -51,13 +53,14 @@ export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;
  * to build on (a file, Postgres); by default a fresh in-memory one. The runtime's parts are also
  * returned by name (imap, smtp, sessions, calls, sendBudget) for tests that look inside.
  */
-export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {}) {
+export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {},
+  documents: Pick<DocumentOptions, "resolve" | "timeoutMs"> = {}) {
   const config = testConfig(overrides);
   const clock = manualClock(Date.now());
   const log = memoryLogger();
   const store = makeStore(config.secretKey, clock);
   const { db, grants, pending, activity } = store;
-  const clients = new ClientRegistry(config, store.clients);
+  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock, documents));
   const events = new TokenEvents();
   const providers = new OAuthProviders(config.oauth);
   const renewal = new SignInRenewal(store.renewals, providers, clock, log);
@@ -65,7 +68,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info() });
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {

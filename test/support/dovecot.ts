@@ -6,6 +6,7 @@ import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { reportDovecotTrouble } from "./dovecot-log.ts";
 import { freePort, probe } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
@@ -261,6 +262,7 @@ function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identit
       (stopping ??= (async () => {
         running.delete(proc);
         await stopProcess(proc);
+        reportDovecotTrouble(dir, port);
         if (!keep) rmSync(dir, { recursive: true, force: true });
       })()),
   };

@@ -10,7 +10,7 @@ import { prefersJson } from "../accept.ts";
 import { html, jsonNoStore } from "../responses.ts";
 
 /** What the front door shows: where and how to connect (never the client secret, which it is not given). */
-export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "extraRedirectUris" | "version">;
+export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "clientMetadataDocuments" | "extraRedirectUris" | "version">;
 
 /** `signInProviders`: labels of the OAuth mail providers the setup page offers (src/mail/providers/oauth/). */
 export function frontDoorRoutes(config: FrontDoorOptions, signInProviders: string[] = []) {

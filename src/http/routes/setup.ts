@@ -4,13 +4,13 @@ import { Elysia, t } from "elysia";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
-import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest } from "../../oauth/protocol/authorize.ts";
+import { PENDING_TTL_MS, validateAuthorize, type AuthorizeRequest, type ValidAuthorize } from "../../oauth/protocol/authorize.ts";
 import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../../oauth/setup/connect.ts";
 import type { ConnectFields } from "../../oauth/setup/connect-form.ts";
 import { widestAccess } from "../../oauth/setup/access.ts";
 import { OAuthProblem } from "../../oauth/protocol/errors.ts";
-import { admitAuthorize } from "../../oauth/limits/authorize-limit.ts";
-import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
+import { admitAuthorize, admitDocumentFetch } from "../../oauth/limits/authorize-limit.ts";
+import type { ClientRegistry, OAuthClient } from "../../oauth/protocol/clients.ts";
 import { clientKey, type Limiters } from "../../oauth/limits/rate-limit.ts";
 import { redirectHost, redirectOrigin } from "../../oauth/protocol/redirects.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
@@ -33,7 +33,7 @@ export interface SetupRouteOptions {
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/mail/providers/oauth/). */
   providers: SignInStartDeps["providers"];
   /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */
-  limits: Pick<Limiters, "authorize" | "connect-failures" | "connect-attempts">;
+  limits: Pick<Limiters, "authorize" | "document-fetch" | "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -51,10 +51,11 @@ const ConnectBody = t.Object({
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional, send: optional, upstream: optional,
 });
 
-function authorizeError(request: Request, err: OAuthProblem, extra: Record<string, string> = {}): Response {
+function authorizeError(request: Request, err: OAuthProblem, more: Record<string, string> = {}): Response {
+  const extra = { ...err.headers, ...more };
   if (prefersJson(request.headers.get("accept"))) return jsonNoStore(err.status, err.toJSON(), extra);
   const nonce = newNonce();
-  const title = err.status === 429 ? "Too many sign-in attempts" : "This connection request is not valid";
+  const title = err.status === 429 || err.status === 503 ? "Too many sign-in attempts" : "This connection request is not valid";
   const page = ErrorPage({ nonce, title, message: err.description, code: err.error });
   return html(page, err.status, contentSecurityPolicy(nonce, "none"), extra);
 }
@@ -67,9 +68,17 @@ function tooManyAuthorizes(request: Request, retryAfter: number): Response {
 }
 
 /** Who is asking, for the form (a client deleted since authorize is named like the configured one: by host). */
+function askingOf(client: OAuthClient | null): AskingClient {
+  switch (client?.kind) {
+    case "registered": return { kind: "registered", name: client.name };
+    case "document": return { kind: "document", name: client.name, documentHost: new URL(client.id).host };
+    default: return { kind: "configured" };
+  }
+}
+
+/** The form shown again after a failed connect: the client as known, without fetching its document again. */
 async function asking(clients: ClientRegistry, clientId: string | null): Promise<AskingClient> {
-  const client = clientId ? await clients.find(clientId) : null;
-  return client?.registered ? { registered: true, name: client.name } : { registered: false };
+  return askingOf(clientId ? await clients.known(clientId) : null);
 }
 
 /** What renders the setup form besides the request: who is asking and the sign-in providers. */
@@ -138,19 +147,19 @@ export function setupRoutes(deps: SetupRouteOptions) {
     // The setup pages and their errors are never cached (docs/oauth.md §7).
     .use(noStore(["/oauth/authorize", "/oauth/connect"]))
     .get("/oauth/authorize", async ({ request, server }) => {
-      let req: AuthorizeRequest;
+      const key = clientKey(clientAddress(request, server, config.trustProxy));
+      let req: ValidAuthorize;
       try {
-        req = await validateAuthorize(new URL(request.url).searchParams, config, clients);
+        req = await validateAuthorize(new URL(request.url).searchParams, config, clients, admitDocumentFetch(limits, key));
       } catch (err) {
         if (err instanceof OAuthProblem) return authorizeError(request, err);
         throw err;
       }
       // Each authorize stores a row: bounded per client, and a full table sheds its biggest holder.
-      const key = clientKey(clientAddress(request, server, config.trustProxy));
       const refused = await admitAuthorize(authorizeLimits, key);
       if (refused) return tooManyAuthorizes(request, refused.retryAfter);
       const ids = await pending.create(req, PENDING_TTL_MS, key);
-      return setupPage(pages, req, await asking(clients, req.clientId), ids, {});
+      return setupPage(pages, req, askingOf(req.client), ids, {});
     })
     .post("/oauth/connect", async ({ body, request, server }) => {
       const ip = clientAddress(request, server, config.trustProxy);

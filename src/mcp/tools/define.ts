@@ -28,15 +28,15 @@ export interface ToolConfig<In extends Shape, Out extends Shape, Annotations> {
   _meta?: Record<string, unknown>;
 }
 
-interface ToolBase<In extends Shape> {
+interface ToolBase<In extends Shape, Result = CallToolResult> {
   /** The tool's name on the wire: written here and nowhere else. */
   name: string;
   /**
-   * The tool's own work. For a write tool the pipeline (./pipeline/write.ts) runs around it. A
-   * sending tool may answer input_required (the send gate asking the person, 2026-07-28 and, through
-   * the SDK, 2025-era sessions).
+   * The tool's own work. For a write tool the pipeline (./pipeline/write.ts) runs around it, and it
+   * may answer input_required (the send gate asking the person: on 2026-07-28 as is, on a 2025-era
+   * session the SDK turns it into elicitation/create).
    */
-  handler: (args: ToolArgs<In>, ctx: ToolContext) => Promise<CallToolResult | InputRequiredResult>;
+  handler: (args: ToolArgs<In>, ctx: ToolContext) => Promise<Result>;
   /**
    * "app": listed and callable only for clients that render MCP Apps (they declared the UI
    * extension), and marked visible to the app alone, so hosts keep it from the model
@@ -63,7 +63,7 @@ export interface ActivityMapping<In extends Shape, Out extends Shape> {
 }
 
 /** A tool that changes the mailbox or sends: needs email:write, and every call that runs is logged. */
-export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In> {
+export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In, CallToolResult | InputRequiredResult> {
   kind: "write";
   config: ToolConfig<In, Out, WriteAnnotations>;
   activity: ActivityMapping<In, Out>;

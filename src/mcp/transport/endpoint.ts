@@ -26,6 +26,8 @@ export interface McpEndpointDeps {
   clientId: string;
   /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
   sending: Sending;
+  /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
+  baseUrl: string;
   /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
   signInProviders?: readonly OAuthProviderInfo[];
 }
@@ -54,7 +56,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
-      signInProviders: deps.signInProviders ?? [],
+      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
     };
     const relay = runtime.relay;
     this.hooks = {
