@@ -87,8 +87,13 @@ describe("the app-only tool", () => {
     expect((await plain.listTools()).tools.map((t) => t.name)).not.toContain("confirm_send");
     const refused = await plain.callTool({ name: "confirm_send", arguments: { review: "x", decision: "send" } }).then((r) => r, (e: Error) => e);
     expect(refused instanceof Error ? refused.message : textOf(refused as CallToolResult)).toMatch(/confirm_send/);
+    // The card itself is listed and readable only for hosts that render apps.
+    expect((await plain.listResources()).resources.map((r) => r.uri)).not.toContain(REVIEW_CARD_URI);
+    expect(await plain.readResource({ uri: REVIEW_CARD_URI }).then(() => "read", () => "refused")).toBe("refused");
     for (const modern of [false, true]) {
-      const tools = (await (await client(bearer, UI, modern)).listTools()).tools;
+      const host = await client(bearer, UI, modern);
+      expect((await host.listResources()).resources).toEqual([expect.objectContaining({ uri: REVIEW_CARD_URI, mimeType: "text/html;profile=mcp-app" })]);
+      const tools = (await host.listTools()).tools;
       const confirm = tools.find((t) => t.name === "confirm_send");
       expect(confirm && isToolVisibilityAppOnly(confirm)).toBe(true);
       expect(getToolUiResourceUri(tools.find((t) => t.name === "send_email")!)).toBe(REVIEW_CARD_URI);

@@ -20,8 +20,9 @@ export function servesApps(server: McpServer): boolean {
   return declaresUi(server.server.getClientCapabilities());
 }
 
+/** Listed and readable only while the client renders MCP Apps: nobody else has a use for it. */
 export function registerReviewCard(server: McpServer): void {
-  server.registerResource("review-send", REVIEW_CARD_URI, {
+  const registered = server.registerResource("review-send", REVIEW_CARD_URI, {
     title: "Review an email before it is sent",
     description: "The card a host shows for a message held for the person's review, with Send and Keep-as-draft buttons.",
     mimeType: APP_MIME_TYPE,
@@ -30,4 +31,6 @@ export function registerReviewCard(server: McpServer): void {
   }, async () => ({
     contents: [{ uri: REVIEW_CARD_URI, mimeType: APP_MIME_TYPE, text: REVIEW_CARD_HTML, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } }],
   }));
+  // The SDK reads `enabled` at every resources/list and resources/read (as for the app-only tool).
+  Object.defineProperty(registered, "enabled", { get: () => servesApps(server), set: () => {} });
 }
