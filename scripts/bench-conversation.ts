@@ -5,6 +5,7 @@
 // client doing the same IMAP work with the same mail-layer functions (and a pooled nodemailer
 // transport for SMTP), on loopback and with the mail server 20 ms away (the latency relay), where
 // the figure that matters is round trips. The SMTP sink is a process of its own (scripts/bench-smtp.ts).
+import { testReaders } from "../test/support/content.ts";
 import { ImapFlow } from "imapflow";
 import type { MailAccount } from "../src/mail/account.ts";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
@@ -74,7 +75,7 @@ async function rows(account: MailAccount, uid: number, rtt: number, loopback: Ma
   try {
     await direct.connect();
     const deps: OutgoingDeps = {
-      account: far, withImap: (fn) => fn(direct),
+      account: far, withImap: (fn) => fn(direct), content: testReaders(),
       submit: async (m) => ({ messageId: m.messageId, ...(await smtp.sendMail({ raw: m.raw, envelope: m.envelope })) as { accepted: string[]; rejected: string[] } }),
     };
     const thread = { folder: "INBOX", uid, max_messages: 50, max_chars_per_message: 4000, include_quoted: false };
@@ -82,7 +83,7 @@ async function rows(account: MailAccount, uid: number, rtt: number, loopback: Ma
     const forward = { to: SINK, forward_uid: fwdUid, forward_folder: FWD_FOLDER, text: "FYI" };
     const row = (name: string, n: number, warmup: number, fns: Array<() => Promise<unknown>>) => timeRow(name, rtt, loopback, relay, n, warmup, fns);
     await row("get_thread(10 over 3)", THREAD_ITER, 5, [
-      () => getThread(direct, { folder: "INBOX", uid, maxMessages: 50, maxCharsPerMessage: 4000, includeQuoted: false }),
+      () => getThread(direct, { folder: "INBOX", uid, maxMessages: 50, maxCharsPerMessage: 4000, includeQuoted: false }, testReaders()),
       () => mcp.call("get_thread", thread),
     ]);
     await row("forward 5 MB inline", FORWARD_ITER, 2, [() => sendEmail(deps, forward), () => mcp.call("send_email", forward)]);

@@ -11,12 +11,14 @@
 //   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
 //   - a signed-in mailbox: a call that renews the provider's access token vs one that does not (scripts/bench-signin.ts).
+//   - get_attachment on a 1-page and a 50-page PDF: p50/p95, peak RSS of the server and of its helpers (scripts/bench-pdf.ts).
 //   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
-// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation runs only those parts (A/B runs of one figure).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
 // client: `m.call(tool, args)`), and the same work done directly on the ImapFlow client.
+import { testReaders } from "../test/support/content.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ImapFlow } from "imapflow";
 import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap/connect.ts";
@@ -33,6 +35,7 @@ import {
 import { latencyRows } from "./bench-latency.ts";
 import { cpuRows } from "./bench-cpu.ts";
 import { storeRows } from "./bench-store.ts";
+import { pdfRows } from "./bench-pdf.ts";
 import { signInRows } from "./bench-signin.ts";
 import { tidyRows } from "./bench-tidy.ts";
 import { conversationRows } from "./bench-conversation.ts";
@@ -64,7 +67,7 @@ const ROWS: Row[] = [
   {
     name: "get_email",
     mcp: (m) => m.call("get_email", { folder: MIX, uid: 500 }),
-    direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }),
+    direct: (i) => getEmail(i, { folder: MIX, uid: 500, maxChars: 20_000 }, testReaders()),
   },
 ];
 
@@ -167,6 +170,7 @@ async function main(): Promise<void> {
     if (runs("signin")) await signInRows(h); // issue 22: a call that renews a provider's token vs one that does not
     if (runs("tidy")) await tidyRows(h); // issue 21: search "*" over 10 folders, get_changes on 20,000
     if (runs("conversation")) await conversationRows(h); // issue 20: get_thread, a 5 MB forward
+    if (runs("pdf")) await pdfRows(h); // issue 19: get_attachment on a 1-page and a 50-page PDF, time and peak RSS
     await client.close();
     await imap.logout();
   } finally {

@@ -36,7 +36,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
-    content: contentReaders(tokenId),
+    content: contentReaders(tokenId, deps.mail.content),
     submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.

@@ -1,7 +1,11 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
-// is a round trip the user waits for on a first call (20-100 ms each to a real provider), and
-// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current.
+// is a round trip the user waits for on a first call (20-100 ms each to a real provider),
+// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
+// bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
+// BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { MAX_COMMAND_BYTES } from "./response-limits.ts";
+import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
@@ -38,8 +42,15 @@ type Internals = {
   run(command: string, ...args: unknown[]): Promise<unknown>;
   upgradeToSTARTTLS(): Promise<unknown>;
   authenticate(): Promise<unknown>;
+  failProtocol(err: Error): void;
+  /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
+  currentRequest: object | false;
   usable: boolean;
 };
+
+
+/** Responses handled between two turns of the event loop (~80 µs of parsing each). */
+const YIELD_EVERY = 50;
 
 let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
 
@@ -54,6 +65,9 @@ async function load() {
     readonly #client: ClientOptions;
 
     streamError?: Error & { code?: string };
+    /** Bytes received so far in answer to the command in flight. */
+    #command: { request: object | false; bytes: number } = { request: false, bytes: 0 };
+    #responses = 0;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
@@ -93,6 +107,30 @@ async function load() {
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
       if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
+    }
+
+    // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
+    // the connection is failed as a protocol error: the command in flight learns "connection
+    // closed", the pool reads the reason from streamError (./pool.ts), and nothing more is read.
+    // Every YIELD_EVERY responses the event loop gets a turn: imapflow's parser and reader hand
+    // responses on through promises and nextTick, so a long answer (50,000 LIST lines) otherwise
+    // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
+    async handleResponse(data: ResponseItem): Promise<boolean> {
+      if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const self = this as unknown as Internals;
+      const request = self.currentRequest;
+      if (request) {
+        if (request !== this.#command.request) this.#command = { request, bytes: 0 };
+        this.#command.bytes += data.payload.length + (data.literals ?? []).reduce((n, l) => n + l.length, 0);
+        if (this.#command.bytes > MAX_COMMAND_BYTES) {
+          const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
+          this.streamError ??= err;
+          self.failProtocol(err);
+          return false;
+        }
+      }
+      guardStructure(data);
+      return (ImapFlow.prototype as any).handleResponse.call(this, data);
     }
 
     async untaggedExists(...args: unknown[]) {

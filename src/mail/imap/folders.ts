@@ -2,6 +2,7 @@
 // folder arguments, and the "folder X does not exist" errors that name the folders that do.
 import type { ImapFlow, ListResponse } from "imapflow";
 import { MailError } from "../errors.ts";
+import { listBounded } from "./list.ts";
 
 export type SpecialUse = "\\Drafts" | "\\Sent" | "\\Trash" | "\\Archive" | "\\Junk" | "\\All";
 
@@ -34,8 +35,15 @@ export async function resolveFolderName(client: ImapFlow, name: string, argument
   return cachedSpecialUse(client, use) ?? (await requireSpecialUse(client, use, argument));
 }
 
+/** The folders (at most MAX_FOLDERS of them: ./list.ts), without counts or subscriptions. */
 export async function listFolders(client: ImapFlow): Promise<ListResponse[]> {
-  return client.list();
+  return (await listBounded(client)).folders;
+}
+
+/** Folder paths for an error message: the first 100, and how many more (a server may list thousands). */
+export function someNames(paths: string[]): string {
+  const shown = paths.slice(0, 100).join(", ");
+  return paths.length > 100 ? `${shown} and ${paths.length - 100} more (list_mailboxes lists them)` : shown;
 }
 
 // Server-reported attributes (RFC 6154 SPECIAL-USE) beat imapflow's guesses from localized names:
@@ -89,7 +97,7 @@ export async function requireSpecialUse(client: ImapFlow, use: SpecialUse, argum
   const folders = await listFolders(client);
   const found = findSpecialUse(folders, use);
   if (!found) {
-    const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path).join(", ");
+    const names = someNames(folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path));
     throw new MailError("not_found", `${argument ? `${argument}: ` : ""}This mailbox has no folder marked ${use}. ` +
       `Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again, or name a folder by its path. Existing folders: ${names}.`);
   }
@@ -107,7 +115,7 @@ export function resolveFolder(folders: ListResponse[], name: string): ListRespon
 /** "Folder X does not exist" with the list of the folders that do, so the caller can pick one. */
 export function unknownFolder(argument: string, name: string, folders: ListResponse[]): MailError {
   const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path);
-  return new MailError("not_found", `${argument}: folder ${JSON.stringify(name)} does not exist. Existing folders: ${names.join(", ")}.`);
+  return new MailError("not_found", `${argument}: folder ${JSON.stringify(name)} does not exist. Existing folders: ${someNames(names)}.`);
 }
 
 /** Every folder path, for error messages that list what exists. */
@@ -118,6 +126,6 @@ export async function folderPaths(client: ImapFlow): Promise<string[]> {
 /** A folder the lock could not select: the message lists what exists. */
 export async function folderNotFound(client: ImapFlow, path: string): Promise<MailError> {
   const paths = await folderPaths(client).catch(() => [] as string[]);
-  const known = paths.length ? ` Folders: ${paths.join(", ")}.` : "";
+  const known = paths.length ? ` Folders: ${someNames(paths)}.` : "";
   return new MailError("not_found", `Folder "${path}" does not exist.${known} Use list_mailboxes for the exact paths.`);
 }

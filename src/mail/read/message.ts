@@ -2,14 +2,14 @@
 // the MIME tree (../mime/) and converting HTML (../content/html-text/, in a worker thread) happen after it is
 // released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
-import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";
+import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
-import { contentReaders, type ContentReaders } from "../content/readers.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
-import { parseMessage } from "../mime/tree.ts";
+import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
 import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
 
@@ -26,6 +26,8 @@ export interface FullEmail extends Summary {
   /** Why body_text is a simplified rendering (HTML too complex, too long), or null. */
   body_note: string | null;
   attachments: AttachmentInfo[];
+  /** Attachments left out of `attachments` (past 1,000 of them, or ~96 KB of list). */
+  attachments_omitted: number;
 }
 
 export interface EmailQuery {
@@ -54,7 +56,7 @@ interface Fetched {
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
-export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders = contentReaders("")): Promise<FullEmail> {
+export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
   const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
@@ -70,7 +72,11 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
   await breathe();
   const offset = q.offset ?? 0;
   const body = await readable(segments, offset + q.maxChars, readers, q.format);
+  if (!f.structure && !f.whole) body.notes.push(UNREADABLE_LARGE);
+  if (parsed.tooDeep) body.notes.push(TOO_DEEP);
+  if (parsed.tooMany) body.notes.push(TOO_MANY);
   const { text, nextOffset } = window(body.text, q.maxChars, offset);
+  const listed = capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
   return {
     ...f.summary,
     in_reply_to: parsed.headers.inReplyTo(),
@@ -80,9 +86,18 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     truncated: nextOffset !== null || (f.large?.cut ?? false),
     next_offset: nextOffset,
     body_note: body.notes.join(" ") || null,
-    attachments: attachmentsOf(f.structure, f.whole ? parsed : null),
+    attachments: listed.attachments,
+    attachments_omitted: listed.omitted,
   };
 }
+
+export const TOO_MANY = `Only the first ${MAX_PARTS} parts of this message were read.`;
+export const TOO_DEEP = `Parts nested more than ${MAX_NESTING} levels deep are left out (no mail program nests so deep).`;
+
+// Without a readable structure (../imap/structure-guard.ts) a message is read from its own MIME,
+// which is fetched whole only up to WHOLE_MESSAGE_LIMIT.
+const UNREADABLE_LARGE = "This message's structure is too large or nested too deeply to read, and the message is over 4 MB, " +
+  "so its text and attachments could not be found. Open it in a mail program.";
 
 // Each step on a 4 MB message costs the event loop ~10-25 ms; letting other requests in between
 // keeps one message from adding them up into one long stall.
@@ -94,7 +109,7 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
  * read at different offsets fit together exactly.
  */
 export async function readable(
-  segments: Segment[], need: number, readers: ContentReaders = contentReaders(""), format: HtmlFormat = "text",
+  segments: Segment[], need: number, readers: ContentReaders, format: HtmlFormat = "text",
 ): Promise<{ text: string; notes: string[] }> {
   const parts: string[] = [];
   const notes: string[] = [];

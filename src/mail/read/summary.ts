@@ -56,7 +56,9 @@ export function toSummary(msg: FetchMessageObject, folder: string): Summary {
     date: isoDate(env.date, msg.internalDate),
     seen: flags.has("\\Seen"),
     flagged: flags.has("\\Flagged"),
-    has_attachments: attachmentNodes(msg.bodyStructure).length > 0,
+    // No structure: it was too large or too deep to read (../imap/structure-guard.ts), which only
+    // messages of very many parts are: they have attachments.
+    has_attachments: msg.bodyStructure ? attachmentNodes(msg.bodyStructure).length > 0 : true,
     size: msg.size ?? 0,
     labels: labelsOf(msg),
   };

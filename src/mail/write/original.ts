@@ -2,7 +2,7 @@
 // (to quote or forward it inline) its readable text, read as get_email reads a body. Small
 // messages are fetched whole; a larger one (big attachments) only its text part, so forwarding a
 // 20 MB message does not download it twice.
-import { contentReaders, type ContentReaders } from "../content/readers.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import type { ReplySource } from "../compose/message.ts";
 import type { QuotedSource } from "../compose/quote.ts";
@@ -37,7 +37,7 @@ const TEXT_PART_BYTES = 8 * QUOTE_MAX_CHARS;
 
 /** `argument` names the tool argument (reply_to_uid, forward_uid) in errors. */
 export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean,
-  content: ContentReaders = contentReaders("")): Promise<Original> {
+  content: ContentReaders): Promise<Original> {
   const f = await withMailbox(client, folder, async (box) => {
     const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to"] });
     if (!msg) throw new MailError("not_found", `${argument}: no message with uid ${uid} in "${box.path}". Use get_recent_emails or search_emails to find its uid.`);

@@ -7,7 +7,7 @@
 // - The converter runs in a helper process with a budget of work time and a memory ceiling
 //   (converter.ts). Overrun, a document it cannot parse (24,000 nested tags) or one that needs too
 //   much memory: the whole document is tag-stripped instead, and a note says so.
-import { contentReaders, type ContentReaders } from "../readers.ts";
+import type { ContentReaders } from "../readers.ts";
 import type { HtmlFormat } from "./converter.ts";
 import { stripTags } from "./strip.ts";
 
@@ -21,7 +21,7 @@ export interface HtmlText {
 
 /** `need`: how many characters of text the caller can show at most (offset + max_chars). */
 export async function htmlToText(
-  html: string, need: number, readers: Pick<ContentReaders, "owner" | "html"> = contentReaders(""), format: HtmlFormat = "text",
+  html: string, need: number, readers: Pick<ContentReaders, "owner" | "html">, format: HtmlFormat = "text",
 ): Promise<HtmlText> {
   const cut = html.length <= HTML_CONVERT_BOUND ? html.length : cutPoint(html, HTML_CONVERT_BOUND);
   // Twice what is needed of stripped text, so that the window still sees there is more (truncated).

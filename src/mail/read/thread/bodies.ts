@@ -7,7 +7,7 @@ import type { ContentReaders } from "../../content/readers.ts";
 import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { bodySegments, type Segment } from "../../mime/body.ts";
 import { parseMessage } from "../../mime/tree.ts";
-import { attachmentsOf, type AttachmentInfo } from "../attachment-list.ts";
+import { attachmentsOf, capAttachments, type AttachmentInfo } from "../attachment-list.ts";
 import { readable, window } from "../message.ts";
 import { textPartOf } from "../text-part.ts";
 import { INLINE_SOURCE, type Found } from "./gather.ts";
@@ -70,6 +70,7 @@ async function render(f: Found, source: Source, maxChars: number, includeQuoted:
     body_text: body.text,
     truncated: body.truncated || (source && "cut" in source ? source.cut : false),
     quoted_trimmed: trimmed.trimmed,
-    attachments: attachmentsOf(f.msg.bodyStructure, whole ? parsed : null),
+    // Capped as get_email caps it (issue 19, item 11); get_email lists the rest with their count.
+    attachments: capAttachments(attachmentsOf(f.msg.bodyStructure, whole ? parsed : null)).attachments,
   };
 }

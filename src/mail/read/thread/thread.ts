@@ -1,7 +1,7 @@
 // get_thread: the conversation a message belongs to, oldest first, from every folder where it lives
 // (./gather.ts), each message once, bounded in messages and characters, saying what it left out.
 import type { ImapFlow } from "imapflow";
-import { contentReaders, type ContentReaders } from "../../content/readers.ts";
+import type { ContentReaders } from "../../content/readers.ts";
 import { firstMessageId } from "../../mime/message-ids.ts";
 import { toSummary, type Summary } from "../summary.ts";
 import { readBodies, type MessageBody } from "./bodies.ts";
@@ -30,7 +30,7 @@ export interface Thread {
 export const THREAD_MAX_CHARS = 200_000;
 
 /** `content`: the HTML→text helpers, on the calling token's share (../../content/readers.ts). */
-export async function getThread(client: ImapFlow, q: ThreadQuery, content: ContentReaders = contentReaders("")): Promise<Thread> {
+export async function getThread(client: ImapFlow, q: ThreadQuery, content: ContentReaders): Promise<Thread> {
   const folders = await threadFolders(client, q.folder);
   const { seed, found } = await gather(client, folders, q.uid);
   const all = oldestFirst(onePerMessage(found));

@@ -40,6 +40,7 @@ export const getEmail = defineTool({
       next_offset: z.number().int().nullable().describe("Pass as offset for the next piece of the body; null when this piece is the end."),
       body_note: z.string().nullable().describe("Why body_text is not simply the text part: HTML read instead of a text part that only pointed to a browser view, or HTML too complex or too long to convert fully; else null."),
       attachments: z.array(attachmentSchema),
+      attachments_omitted: z.number().int().describe("Attachments not listed: past the first 1,000 (or ~96 KB of list). Usually 0."),
     },
     annotations: READ_ONLY,
   },
@@ -69,6 +70,7 @@ function describe(e: FullEmail): string {
     `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
     fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
   ];
+  if (e.attachments_omitted) lines.push(`(${e.attachments_omitted} more attachments are not listed.)`);
   if (e.body_note) lines.push(`(${e.body_note})`);
   if (e.next_offset !== null) lines.push(`(The body goes on: call again with offset ${e.next_offset} for the next piece.)`);
   else if (e.truncated) lines.push("(The body was cut: this message's text is longer than can be read.)");

@@ -50,7 +50,7 @@ export const getThread = defineTool({
   handler: async (args, ctx) => {
     const thread = await ctx.withImap((client) => readThread(client, {
       folder: args.folder, uid: args.uid, maxMessages: args.max_messages, maxCharsPerMessage: args.max_chars_per_message, includeQuoted: args.include_quoted,
-    }));
+    }, ctx.content));
     return ok({ ...thread }, describe(thread));
   },
 });
