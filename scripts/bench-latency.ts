@@ -4,6 +4,7 @@
 // functions on a plain ImapFlow: NOOP before reading a folder it already has selected, so it too
 // sees other clients' changes). Targets (issue 9): MCP / fresh direct <= 1.0 for the three read
 // rows; the first call of a token with no open IMAP connection <= 6 round trips, login included.
+import { testReaders } from "../test/support/content.ts";
 import { ImapFlow } from "imapflow";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
 import { getEmail } from "../src/mail/read/message.ts";
@@ -35,7 +36,7 @@ export async function latencyRows(account: MailAccount, folder: string): Promise
         () => mcp.call("get_recent_emails", { folder, limit: 20 })],
       ["search_emails(from)", () => searchEmails(direct, { folder, from: "dave@example.org", limit: 20, beforeUid: null }),
         () => mcp.call("search_emails", { folder, from: "dave@example.org" })],
-      ["get_email", () => getEmail(direct, { folder, uid: 500, maxChars: 20_000 }), () => mcp.call("get_email", { folder, uid: 500 })],
+      ["get_email", () => getEmail(direct, { folder, uid: 500, maxChars: 20_000 }, testReaders()), () => mcp.call("get_email", { folder, uid: 500 })],
     ];
     const rts = (v: number) => `${ms(v)} (${(v / RTT).toFixed(1)})`.padStart(18);
     for (const [name, d, m] of rows) {

@@ -247,8 +247,8 @@ export const ms = (n: number) => n.toFixed(2).padStart(6);
 export const verdict = (ok: boolean) => (ok ? "ok" : "OVER TARGET");
 
 /** Times several calls round-robin, so load from other processes hits them all alike. */
-export async function timeTogether(fns: Array<() => Promise<unknown>>, n = ITERATIONS): Promise<Array<{ p50: number; p95: number }>> {
-  for (let i = 0; i < WARMUP; i++) for (const fn of fns) await fn();
+export async function timeTogether(fns: Array<() => Promise<unknown>>, n = ITERATIONS, warmup = WARMUP): Promise<Array<{ p50: number; p95: number }>> {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn();
   const samples = fns.map(() => [] as number[]);
   for (let i = 0; i < n; i++) {
     for (const [k, fn] of fns.entries()) {

@@ -29,12 +29,15 @@ import { systemClock } from "../src/clock.ts";
 import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
+import { buildSending } from "../src/mcp/send-gate/sending.ts";
 import { issueTestToken } from "../test/support/token.ts";
+import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
 const arg = process.argv[2] ?? "[]";
 const accounts = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg) as MailAccount[];
 const port = await freePort();
-const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
+// The send caps (30 an hour by default) would refuse the send_email row's hundreds of sends.
+const config = testConfig({ baseUrl: `http://localhost:${port}`, port, sendLimits: { perHour: 100_000, perDay: 100_000 } });
 // A store like the service's (src/service.ts): a SQLite file with session rows on their own connection, or Postgres.
 const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-bench-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -49,12 +52,14 @@ const imap = {
   ...(imapMaxConnections === null ? {} : { maxConnections: imapMaxConnections }),
   ...(process.env.BENCH_IMAP_IDLE_MS ? { idleMs: Number(process.env.BENCH_IMAP_IDLE_MS) } : {}),
 };
-const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { mail: { imap } });
+const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { mail: { imap }, answers: store.sessionAnswers });
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId });
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp });
+const sending = buildSending(store, config.secretKey, config.sendLimits, systemClock);
+const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
+const providers = new OAuthProviders(config.oauth);
+const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

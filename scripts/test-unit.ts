@@ -38,6 +38,7 @@ const SERVER_PACKAGES = ["smtp-server", "playwright-core"];
 const SLOW: Record<string, string> = {
   "test/http/idle-timeout.test.ts": "waits out Bun's own idle timer (a 4 s tick): 6 s",
   "test/cli.test.ts": "starts the server and the CLI as processes, several Bun start-ups",
+  "test/mail/content-helpers.test.ts": "lets helper processes run into their memory ceiling on PDFs built for it, and slow documents run: 5-15 s",
 };
 
 interface Import { from: string; names: string[] | "all" }

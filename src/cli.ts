@@ -3,6 +3,7 @@ import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";
@@ -19,7 +20,8 @@ export const HELP = `mailbox-mcp ${pkg.version} — an MCP server for your own m
 
 Usage:
   mailbox-mcp [serve] [options]   start the server (the default)
-  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, MCP Inspector, ChatGPT, VS Code
+  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, Codex CLI, Gemini CLI,
+                                  MCP Inspector, ChatGPT, VS Code
   mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
   mailbox-mcp grants [--json]     list the live grants: which app has access to which mailbox
   mailbox-mcp revoke ID|EMAIL     revoke a grant (or every grant of an address); a running server
@@ -41,6 +43,10 @@ Options (each also an environment variable; flags win):
                     let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
                     MCP Inspector then need only the URL (default off: one configured client);
                     needs MAILBOX_MCP_ALLOWED_MAILBOXES
+  --client-metadata-documents  MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS=true
+                    accept clients whose client_id is the https URL of their metadata document
+                    (fetched under the public-address rules of mail hosts; default off);
+                    needs MAILBOX_MCP_ALLOWED_MAILBOXES
 
 Environment only:
   MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;
@@ -53,6 +59,10 @@ Environment only:
                                    required with a database URL)
   MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
   MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
+  MAILBOX_MCP_MICROSOFT_CLIENT_ID, _CLIENT_SECRET, _TENANT
+                                   "Sign in with Microsoft" on the setup page (Outlook.com, Microsoft 365)
+  MAILBOX_MCP_GOOGLE_CLIENT_ID, _CLIENT_SECRET   "Sign in with Google"
+  MAILBOX_MCP_OAUTH_PROVIDERS_FILE JSON file of further OAuth mail providers (docs/oauth-providers.md)
   MAILBOX_MCP_ALLOWED_MAILBOXES    whose mailboxes may be connected: comma list of addresses,
                                    @domains and IMAP hosts (e.g. you@example.com,@example.org,
                                    mail.example.net), or * for anyone; required with open registration
@@ -72,7 +82,8 @@ function loadServeConfig(args: string[], env: Env, log: Logger): Config {
 }
 
 export function clientInstructions(config: Config): string {
-  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret }));
+  const signInProviders = new OAuthProviders(config.oauth).list().map((p) => p.label);
+  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret, signInProviders }));
 }
 
 /** Exit 0 when a server answers GET /health with status "ok"; otherwise 1 and one line on stderr saying why. */

@@ -4,12 +4,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseAllowedMailboxes, type AllowedMailboxes } from "./allowed-mailboxes.ts";
 
-export class ConfigError extends Error {
-  constructor(readonly key: string, problem: string) {
-    super(`${key}: ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+import { ConfigError } from "./config/error.ts";
+import { parseOAuthSettings, type OAuthSettings } from "./config/oauth-providers.ts";
+
+export { ConfigError };
 
 export interface Settings {
   baseUrl: string;
@@ -30,11 +28,25 @@ export interface Settings {
   databaseUrl: string | null;
   /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the contract's one client. */
   openRegistration: boolean;
+  /** Messages one grant may send per hour and per day, counted across instances (docs/design.md §7). */
+  sendLimits: SendLimits;
+  /** OAuth mail providers: the Microsoft and Google presets when configured, and the providers file (docs/design.md §5). */
+  oauth: OAuthSettings;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
   allowedMailboxes: AllowedMailboxes | null;
+  /** Clients identified by a Client ID Metadata Document: client_id = an HTTPS URL (docs/oauth.md §11). */
+  clientMetadataDocuments: boolean;
   /** The most IMAP connections held at once (one per active mailbox); null: sized from the machine (src/mail/imap/pool-size.ts). */
   imapMaxConnections: number | null;
 }
+
+export interface SendLimits {
+  perHour: number;
+  perDay: number;
+}
+
+/** MAILBOX_MCP_SEND_LIMITS' default: room for a busy person's day, not for a runaway loop. */
+export const DEFAULT_SEND_LIMITS: SendLimits = { perHour: 30, perDay: 200 };
 
 /** Settings plus what the data dir supplies when not configured. */
 export interface Config extends Settings {
@@ -59,6 +71,7 @@ const FLAGS: Record<string, string> = {
 /** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
 const SWITCHES: Record<string, string> = {
   "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
+  "--client-metadata-documents": "MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS",
 };
 
 /** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
@@ -128,6 +141,25 @@ function databaseUrl(value: string | undefined): string | null {
   return value;
 }
 
+/** `30/h,200/d`: either part may be left out (it keeps its default); each count 1 to 100000. */
+export function sendLimits(value: string | undefined): SendLimits {
+  const key = "MAILBOX_MCP_SEND_LIMITS";
+  const out = { ...DEFAULT_SEND_LIMITS };
+  const seen = new Set<string>();
+  for (const part of list(value)) {
+    const m = /^(\d{1,6})\s*\/\s*(h|d)$/i.exec(part);
+    const n = m ? Number(m[1]) : 0;
+    if (!m || n < 1 || n > 100_000) throw new ConfigError(key, `"${part}" is not a count per hour or per day, e.g. 30/h,200/d`);
+    const unit = m[2]!.toLowerCase();
+    if (seen.has(unit)) throw new ConfigError(key, `gives the count per ${unit === "h" ? "hour" : "day"} twice`);
+    seen.add(unit);
+    if (unit === "h") out.perHour = n;
+    else out.perDay = n;
+  }
+  if (out.perHour > out.perDay) throw new ConfigError(key, `${out.perHour} an hour is more than ${out.perDay} a day`);
+  return out;
+}
+
 export function decodeSecretKey(key: string, value: string): Uint8Array {
   const bytes = Buffer.from(value.trim(), "base64");
   if (bytes.length !== 32 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
@@ -157,11 +189,14 @@ function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
 }
 
 /**
- * The settings that let anyone on the internet reach the setup form with a client of their own.
- * (Client ID Metadata Documents, when they come, join this list.)
+ * The settings that let anyone on the internet reach the setup form with a client of their own:
+ * one it registers, or one its own metadata document names.
  */
 function strangerSwitches(s: Settings): string[] {
-  return s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : [];
+  return [
+    ...(s.openRegistration ? ["MAILBOX_MCP_OPEN_REGISTRATION"] : []),
+    ...(s.clientMetadataDocuments ? ["MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS"] : []),
+  ];
 }
 
 /**
@@ -173,7 +208,7 @@ export function checkServeSettings(s: Settings): void {
   const open = strangerSwitches(s);
   if (!open.length || s.allowedMailboxes !== null) return;
   throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES",
-    `must be set when ${open.join(" or ")} is on: anyone on the internet can then register an app and would connect any mailbox, ` +
+    `must be set when ${open.join(" or ")} is on: anyone on the internet can then bring an app of their own and would connect any mailbox, ` +
     "even one on a mail server they run. List whose mailboxes this server serves, e.g. " +
     "MAILBOX_MCP_ALLOWED_MAILBOXES=you@example.com,@example.org,mail.example.net (addresses and @domains as the mail server " +
     "verified the login, mail hosts as connected), or MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
@@ -199,6 +234,7 @@ export function parseSettings(args: string[], env: Env): Settings {
   if (secret !== null && secret.length < MIN_CLIENT_SECRET) {
     throw new ConfigError("MAILBOX_MCP_CLIENT_SECRET", `must be at least ${MIN_CLIENT_SECRET} characters (make one with: openssl rand -hex 32)`);
   }
+  const allowPrivateHosts = bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS);
   return {
     baseUrl,
     host,
@@ -211,11 +247,14 @@ export function parseSettings(args: string[], env: Env): Settings {
     extraRedirectUris: list(e.MAILBOX_MCP_EXTRA_REDIRECT_URIS),
     extraOrigins: list(e.MAILBOX_MCP_EXTRA_ORIGINS).map((o) => origin("MAILBOX_MCP_EXTRA_ORIGINS", o)),
     secretKey: e.MAILBOX_MCP_SECRET_KEY ? decodeSecretKey("MAILBOX_MCP_SECRET_KEY", e.MAILBOX_MCP_SECRET_KEY) : null,
-    allowPrivateHosts: bool("MAILBOX_MCP_ALLOW_PRIVATE_HOSTS", e.MAILBOX_MCP_ALLOW_PRIVATE_HOSTS),
+    allowPrivateHosts,
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
+    sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
+    oauth: parseOAuthSettings(e, allowPrivateHosts),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
+    clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),
     imapMaxConnections: countOrAuto("MAILBOX_MCP_IMAP_MAX_CONNECTIONS", e.MAILBOX_MCP_IMAP_MAX_CONNECTIONS),
   };
 }

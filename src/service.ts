@@ -9,7 +9,10 @@ import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
+import { buildSending } from "./mcp/send-gate/sending.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
+import { clientDocumentsFor } from "./oauth/protocol/documents/documents.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
 import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";
@@ -17,6 +20,8 @@ import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
+import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
+import { SignInRenewal, signInRenewAt } from "./oauth/upstream/renewal.ts";
 
 export interface Service {
   url: string;
@@ -53,18 +58,25 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
     databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
     clientIdleMs: CLIENT_IDLE_MS, warn: (m) => log.warn(m),
   });
-  const clients = new ClientRegistry(config, store.clients);
+  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock));
   const events = new TokenEvents();
   // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
   const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
+  // Sign-ins at OAuth mail providers renew their access tokens through the credential cache (docs/design.md §5).
+  const providers = new OAuthProviders(config.oauth);
+  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
+  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
   const imap = config.imapMaxConnections === null ? {} : { maxConnections: config.imapMaxConnections };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { imap } });
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { credentials, imap }, answers: store.sessionAnswers });
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
-  const mcp = lazyEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId });
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const mcp = lazyEndpoint({
+    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
+  });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts });
+  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });
   let server;
   try {
     server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
@@ -76,7 +88,10 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   }
 
   // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
-  const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
+  const stopPurge = await startPurgeSchedule(async () => {
+    await purgeExpired(store);
+    await sweepSendCaps(store.limits);
+  }, log);
   releaseStartupMemory();
 
   return {

@@ -17,6 +17,15 @@ describe("parseSettings", () => {
     expect(s.clientHosts).toEqual(["claude.ai", "claude.com"]);
     expect(s.allowPrivateHosts).toBe(false);
     expect(s.openRegistration).toBe(false);
+    expect(s.sendLimits).toEqual({ perHour: 30, perDay: 200 });
+  });
+
+  test("send limits: per hour and per day, either alone, nothing else", () => {
+    expect(parseSettings([], { MAILBOX_MCP_SEND_LIMITS: "10/h, 50/d" }).sendLimits).toEqual({ perHour: 10, perDay: 50 });
+    expect(parseSettings([], { MAILBOX_MCP_SEND_LIMITS: "500/D" }).sendLimits).toEqual({ perHour: 30, perDay: 500 });
+    for (const bad of ["10", "0/h", "10/m", "10/h,20/h", "100/h,50/d", "1000000/d"]) {
+      expect(() => parseSettings([], { MAILBOX_MCP_SEND_LIMITS: bad }), bad).toThrow(/^MAILBOX_MCP_SEND_LIMITS: /);
+    }
   });
 
   test("open registration: the environment, the bare flag, and --open-registration=false over the environment", () => {
@@ -36,6 +45,16 @@ describe("parseSettings", () => {
     expect(() => checkServeSettings(parseSettings(["--open-registration"], {}))).toThrow(/MAILBOX_MCP_ALLOWED_MAILBOXES: must be set/);
     expect(() => checkServeSettings(parseSettings(["--open-registration"], { MAILBOX_MCP_ALLOWED_MAILBOXES: "*" }))).not.toThrow();
     expect(() => checkServeSettings(parseSettings([], {}))).not.toThrow(); // the one configured client: as before
+  });
+
+  test("client metadata documents: off by default, the environment or the bare flag turn them on", () => {
+    expect(parseSettings([], {}).clientMetadataDocuments).toBe(false);
+    expect(parseSettings([], { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "yes" }).clientMetadataDocuments).toBe(true);
+    expect(parseSettings(["--client-metadata-documents"], {}).clientMetadataDocuments).toBe(true);
+    // Like open registration, they let strangers bring their own app: serve needs the allowlist.
+    expect(() => checkServeSettings(parseSettings(["--client-metadata-documents"], {})))
+      .toThrow(/MAILBOX_MCP_ALLOWED_MAILBOXES: must be set when MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS is on/);
+    expect(() => checkServeSettings(parseSettings(["--client-metadata-documents"], { MAILBOX_MCP_ALLOWED_MAILBOXES: "@example.org" }))).not.toThrow();
   });
 
   test("IMAP connection cap: unset or auto is null (sized from the machine); a whole number is taken", () => {
@@ -63,6 +82,7 @@ describe("parseSettings", () => {
     ["MAILBOX_MCP_OPEN_REGISTRATION", {}, ["--open-registration=sometimes"]],
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "*,me@example.com" }, []],
     ["MAILBOX_MCP_ALLOWED_MAILBOXES", { MAILBOX_MCP_ALLOWED_MAILBOXES: "not an address@" }, []],
+    ["MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", { MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS: "maybe" }, []],
     ["MAILBOX_MCP_CLIENT_HOSTS", { MAILBOX_MCP_CLIENT_HOSTS: "only-one.example" }, []],
     ["MAILBOX_MCP_IMAP_MAX_CONNECTIONS", { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "0" }, []],
     ["MAILBOX_MCP_IMAP_MAX_CONNECTIONS", { MAILBOX_MCP_IMAP_MAX_CONNECTIONS: "lots" }, []],

@@ -6,6 +6,7 @@ import type { Logger } from "../log.ts";
 import type { McpAnswering } from "../mcp/transport/endpoint.ts";
 import type { ClientRegistry } from "../oauth/protocol/clients.ts";
 import type { ConnectDeps } from "../oauth/setup/connect.ts";
+import type { SignInStartDeps } from "../oauth/upstream/start.ts";
 import { storeLimiters } from "../oauth/limits/rate-limit.ts";
 import type { TokenEvents } from "../oauth/lifecycle/token-events.ts";
 import type { Store } from "../store/store.ts";
@@ -13,11 +14,13 @@ import { discoveryRoutes } from "./routes/discovery.ts";
 import { frontDoorRoutes } from "./routes/front-door.ts";
 import { mapError } from "./plugins/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { iconRoutes } from "./routes/icons.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
 import { corsPolicy, securityHeaders } from "./plugins/security.ts";
 import { setupRoutes } from "./routes/setup.ts";
+import { upstreamRoutes } from "./routes/upstream.ts";
 import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
 export interface AppDeps {
@@ -33,25 +36,33 @@ export interface AppDeps {
   verifyLogin: ConnectDeps["verify"];
   /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
   mcp: McpAnswering;
+  /** The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins. */
+  providers: SignInStartDeps["providers"];
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }
 
 /** Each route gets what it needs of `deps` (its options type, in its own file), nothing more. */
 export function createApp(deps: AppDeps) {
-  const { config, store, clients, clock, log, events } = deps;
+  const { config, store, clients, clock, log, events, providers } = deps;
   const timeouts = timeoutsOf(deps);
   const formBodyMs = timeouts.formBodyMs;
   // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
   const limits = storeLimiters(store.limits);
+  // One count of live mail-server logins for both doors that log in (the form, a provider's callback):
+  // MAX_INFLIGHT_LOGINS bounds this process's sockets, not each route's (src/oauth/setup/connect.ts).
+  const liveLogins: ConnectDeps["inflight"] = { count: 0 };
+  const login = { verifyLogin: deps.verifyLogin, liveLogins };
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
     .onError(({ code, error, path }) => mapError(code, error, log, path))
     .use(healthRoutes(config.version))
-    .use(frontDoorRoutes(config))
-    .use(discoveryRoutes(config.baseUrl, config.openRegistration))
-    .use(setupRoutes({ config, clients, store, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
+    .use(iconRoutes())
+    .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
+    .use(discoveryRoutes(config.baseUrl, config))
+    .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, ...login, formBodyMs }))
+    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

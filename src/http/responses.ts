@@ -32,15 +32,15 @@ export function html(page: string, status: number, csp: string, headers: Headers
 }
 
 /** 303 See Other, never 307: the browser must not send the form (and its password) again (RFC 9110 §15.4.4). */
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, ...NO_STORE } });
+export function seeOther(location: string, headers: Headers = {}): Response {
+  return new Response(null, { status: 303, headers: { location, ...NO_STORE, ...headers } });
 }
 
 /**
  * NO_STORE on every answer for `paths`, whoever gives it: the route, a schema or body error, the
  * 404 for another method. A route file declares its own paths with it. Set in onRequest, the only
- * hook those answers all pass through (STACK-NOTES, Elysia 1.4); CORS preflights are answered
- * before it and carry none, as before.
+ * hook those answers all pass through (as the security headers are: docs/decisions.md "Service");
+ * CORS preflights are answered before it and carry none.
  */
 export function noStore(paths: string[]) {
   const covered = new Set(paths);

@@ -10,9 +10,24 @@ export interface ServerEndpoint {
 
 /**
  * How the account logs in to IMAP and SMTP: an (app) password, or an OAuth 2.0 access token (SASL
- * OAUTHBEARER, RFC 7628, or XOAUTH2, as the server offers).
+ * OAUTHBEARER, RFC 7628, or XOAUTH2: `sasl` when the server offers both, else what it offers).
  */
-export type MailAuth = { kind: "password"; password: string } | { kind: "oauth2"; accessToken: string };
+export type MailAuth =
+  | { kind: "password"; password: string }
+  | { kind: "oauth2"; accessToken: string; sasl?: "xoauth2" | "oauthbearer"; renewal?: TokenRenewal };
+
+/**
+ * What renews an access token from a provider's sign-in (docs/design.md §5): the refresh token and
+ * when the access token expires and is renewed (a share of its lifetime before, docs/oauth-providers.md).
+ * Sealed with the rest of the account; never leaves the server.
+ */
+export interface TokenRenewal {
+  refreshToken: string;
+  /** Epoch ms when the access token stops working. */
+  expiresAt: number;
+  /** Epoch ms from which a call renews it first; before it, calls use it as it is. */
+  renewAt: number;
+}
 
 /** What the setup form collects and the store seals: enough to open IMAP and SMTP. */
 export interface MailAccount {

@@ -1,8 +1,10 @@
 // Everything that holds a token's mailbox open: its credentials in memory, its IMAP connection and
-// its SMTP transport. One object per service, built by the composition root; revocation closes all
-// three at once (closeToken), and one timer sweeps what has been idle (sweep).
+// its SMTP transport; and the content helper processes (HTML and PDF to text) its calls share. One
+// object per service, built by the composition root; revocation closes a token's three at once
+// (closeToken), one timer sweeps what has been idle (sweep), and shutdown stops everything.
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
+import { closeContentHelpers, contentHelpers, type ContentHelpers } from "./content/readers.ts";
 import { Credentials, type CredentialOptions, type Unseal } from "./credentials.ts";
 import { ImapPool, type PoolOptions } from "./imap/pool.ts";
 import { SmtpPool } from "./smtp/pool.ts";
@@ -11,17 +13,21 @@ export interface MailConnectionOptions {
   imap?: Partial<PoolOptions>;
   credentials?: Partial<CredentialOptions>;
   smtpIdleMs?: number;
+  /** Helpers of one's own (tests); by default this service starts its own when a call needs one. */
+  content?: ContentHelpers;
 }
 
 export class MailConnections {
   readonly credentials: Credentials;
   readonly imap: ImapPool;
   readonly smtp: SmtpPool;
+  readonly content: ContentHelpers;
 
   constructor(unseal: Unseal, clock: Clock, log: Logger, options: MailConnectionOptions = {}) {
     this.credentials = new Credentials(unseal, clock, options.credentials);
     this.imap = new ImapPool(clock, log, options.imap);
     this.smtp = new SmtpPool(options.smtpIdleMs, clock);
+    this.content = options.content ?? contentHelpers();
   }
 
   /**
@@ -45,5 +51,6 @@ export class MailConnections {
     this.imap.closeAll();
     this.smtp.closeAll();
     this.credentials.forgetAll();
+    closeContentHelpers(this.content);
   }
 }

@@ -6,9 +6,15 @@
 //   hold an SSE stream open indefinitely, for nothing (issue 19, item 13; up to the SDK's 1,024 per
 //   process). With false the SDK honours nothing in such a listen: it acknowledges an empty filter
 //   and ends the stream at once (docs/decisions.md "Protocol eras on one /mcp").
-// Prompts and resources, when they come, declare their own flags here, on the same rule.
+// - prompts.listChanged, resources.listChanged: false, on the same rule: the prompts and the message
+//   template are fixed per build (src/mcp/prompts/, src/mcp/resources/), as is the send gate's review card
+//   (src/mcp/send-gate/confirm/review-card.ts); resources have no subscribe.
+// - completions: prompt arguments and the message template's variables complete (src/mcp/completions.ts).
 import type { ServerCapabilities } from "@modelcontextprotocol/server";
 
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
+  prompts: { listChanged: false },
+  resources: { listChanged: false },
+  completions: {},
 } as const satisfies ServerCapabilities;

@@ -25,8 +25,8 @@ export interface ActivityDetails {
   forward_of?: { folder: string; uid: number };
   /** Mailbox parts attached by reference. */
   attached_from?: Array<{ folder: string; uid: number; part: string }>;
-  /** update_draft: the draft replaced and its successor's uid. */
-  replaced?: { uid: number; new_uid: number | null };
+  /** update_draft: the uid of the new draft (`uids` holds the one it replaced). */
+  new_uid?: number | null;
   /** mark_as_read: the state set. */
   read?: boolean;
   /** flag_email: the state set. */
@@ -39,6 +39,11 @@ export interface ActivityDetails {
   rejected?: string[];
   /** move_email: new uids in the destination. */
   moved?: Array<{ uid: number; new_uid: number | null }>;
+  /**
+   * Sending tools: what the send gate decided (sent_directly, confirmed, declined, held_as_draft,
+   * dry_run, or repeat: a retried request answered with its first outcome). docs/owner.md §4.
+   */
+  decision?: string;
   /** The first line of the error the caller saw. */
   error?: string;
 }

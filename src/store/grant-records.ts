@@ -1,6 +1,7 @@
 // The rows of the credential store as its callers see them (./grants.ts): pending authorizations,
 // codes, tokens, and what a grant records about its owner and client.
 import { READ_WRITE_SCOPE } from "../scopes.ts";
+import type { SendPolicy } from "../send-policy.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -9,7 +10,8 @@ export interface PendingRequest {
   clientId: string | null;
   redirectUri: string;
   codeChallenge: string;
-  state: string;
+  /** Null when the client sent none (docs/design.md §3); stored as "" (RFC 6749 §3.1: empty = omitted). */
+  state: string | null;
   resource: string | null;
   /** The scope asked for at authorize (RFC 6749 §3.3), null when none was: the most the form may offer. */
   scope: string | null;
@@ -50,6 +52,8 @@ export interface GrantInfo {
   /** "email:read email:write" (default) or "email:read" for a read-only grant. */
   scope?: string;
   label?: GrantLabel;
+  /** What the grant may send and when the person is asked (docs/design.md §3); default DEFAULT_SEND_POLICY. */
+  sendPolicy?: SendPolicy;
 }
 
 export interface GrantLabel {
@@ -57,6 +61,8 @@ export interface GrantLabel {
   email: string;
   /** The IMAP host it lives on. */
   host: string;
+  /** For a sign-in at an OAuth provider: the provider's name ("Microsoft"), what the owner is told to reconnect at. */
+  signIn?: string;
 }
 
 /** Whose grant a new code starts: one mailbox login through one client, which keeps its newest `keep` grants. */

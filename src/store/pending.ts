@@ -15,13 +15,16 @@ export class PendingStore {
     private readonly clock: Clock,
   ) {}
 
-  /** `clientKey`: who asked (the client's limiter key), so one client's share can be counted. */
+  /**
+   * `clientKey`: who asked (the client's limiter key), so one client's share can be counted. A request
+   * without state is stored with "" (the column is NOT NULL; RFC 6749 §3.1: an empty parameter is an omitted one).
+   */
   async create(req: NewPending, ttlMs: number, clientKey: string | null = null): Promise<{ requestId: string; csrfToken: string }> {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);
     await this.db.q`INSERT INTO pending_requests
         (id_hash, csrf_hash, redirect_uri, code_challenge, state, resource, expires_at, client_key, client_id, scope)
-      VALUES (${hashSecret(requestId)}, ${hashSecret(csrfToken)}, ${req.redirectUri}, ${req.codeChallenge}, ${req.state},
+      VALUES (${hashSecret(requestId)}, ${hashSecret(csrfToken)}, ${req.redirectUri}, ${req.codeChallenge}, ${req.state ?? ""},
               ${req.resource}, ${this.clock() + ttlMs}, ${clientKey}, ${req.clientId ?? null}, ${req.scope ?? null})`;
     return { requestId, csrfToken };
   }
@@ -34,7 +37,7 @@ export class PendingStore {
     if (!row) return null;
     return {
       idHash: row.id_hash as string, csrfHash: row.csrf_hash as string, clientId: row.client_id as string | null,
-      redirectUri: row.redirect_uri as string, codeChallenge: row.code_challenge as string, state: row.state as string,
+      redirectUri: row.redirect_uri as string, codeChallenge: row.code_challenge as string, state: (row.state as string) || null,
       resource: row.resource as string | null, scope: row.scope as string | null, expiresAt: int(row.expires_at),
     };
   }

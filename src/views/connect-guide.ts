@@ -1,15 +1,11 @@
 // How to connect each MCP client, as data: `mailbox-mcp client` prints it as text with the client
-// secret, the front door (GET /) renders it as HTML without (docs/design.md §3). For each client the
-// shortest path that works with this configuration (README "Connecting MCP clients"; docs/oauth.md
-// §9 says why Claude Code needs open registration). `code` spans are marked with backticks; the
-// text rendering drops them.
+// secret, the front door (GET /) renders it as HTML without (docs/design.md §3). The steps per client
+// are ./connect-clients.ts (README "Connecting MCP clients"). `code` spans are marked with backticks;
+// the text rendering drops them.
 import { describeAllowedMailboxes, type AllowedMailboxes } from "../allowed-mailboxes.ts";
+import { closedClients, DOCUMENTS_NOTE, openClients, type GuideClient } from "./connect-clients.ts";
 
-export interface GuideClient {
-  /** e.g. "Claude.ai (Settings → Connectors → Add custom connector)". */
-  title: string;
-  steps: string[];
-}
+export type { GuideClient } from "./connect-clients.ts";
 
 export interface ConnectGuide {
   mcpUrl: string;
@@ -18,10 +14,13 @@ export interface ConnectGuide {
   secret: string;
   secretShown: boolean;
   openRegistration: boolean;
+  clientMetadataDocuments: boolean;
   /** Whose mailboxes may be connected, in words; only for `mailbox-mcp client` (the front door never shows it). */
   mailboxes: string | null;
   note: string;
   clients: GuideClient[];
+  /** The OAuth mail providers people can sign in at on the setup page (docs/oauth-providers.md), and where to read more. */
+  signIn: { providers: string[]; note: string };
 }
 
 export interface GuideSettings {
@@ -30,64 +29,16 @@ export interface GuideSettings {
   /** null where the secret must not be shown (the front door). */
   clientSecret: string | null;
   openRegistration: boolean;
+  clientMetadataDocuments: boolean;
   extraRedirectUris: string[];
+  /** Labels of the OAuth mail providers configured (none: only app passwords). */
+  signInProviders?: string[];
   /** Given only to `mailbox-mcp client`: the operator may see the list, the public front door not. */
   allowedMailboxes?: AllowedMailboxes | null;
 }
 
 /** Where the secret is when a page must not show it. */
 export const SECRET_ELSEWHERE = "run `mailbox-mcp client` on the server (from a checkout: `bun run start client`)";
-const CHATGPT_CALLBACK = "https://chatgpt.com/connector_platform_oauth_redirect";
-
-const INSPECTOR = "MCP Inspector (`npx @modelcontextprotocol/inspector`)";
-/** Open registration lets anyone register an app, so the owner must say whose mailboxes are served (docs/oauth.md §10). */
-const ALLOWLIST_HINT = "`MAILBOX_MCP_ALLOWED_MAILBOXES` (whose mailboxes it serves: your address, `@your-domain`, your mail host, or `*` for anyone)";
-
-function openClients(s: GuideSettings, mcp: string): GuideClient[] {
-  const chatgpt = s.extraRedirectUris.includes(CHATGPT_CALLBACK) ? "(already set here)" : "(not set yet: add it, and restart the server)";
-  return [
-    { title: "Claude.ai (Settings → Connectors → Add custom connector)", steps: [
-      `URL: \`${mcp}\` — nothing else: Claude registers itself. (The Client ID and secret above under Advanced settings work too.)`,
-      "Claude.ai reaches your server from the internet: put it behind HTTPS (see README).",
-    ] },
-    { title: "Claude Code", steps: [
-      `Run \`claude mcp add --transport http mailbox ${mcp}\`, then \`/mcp\` in Claude Code to sign in.`,
-      "It registers itself as a public client with a loopback callback (any port); no id or secret to pass.",
-    ] },
-    { title: INSPECTOR, steps: [
-      `Transport: Streamable HTTP, URL \`${mcp}\`, connect. It registers itself with the callback of the address you opened it at.`,
-    ] },
-    { title: "VS Code (MCP: Add Server → HTTP)", steps: [
-      `URL \`${mcp}\` alone; the desktop app signs in through a loopback callback.`,
-      "In a browser or remote window it uses `https://vscode.dev/redirect`, which must then be in `MAILBOX_MCP_EXTRA_REDIRECT_URIS`.",
-    ] },
-    { title: "ChatGPT (Settings → Connectors, developer mode)", steps: [
-      `URL \`${mcp}\` alone, once the server allows its callback: \`MAILBOX_MCP_EXTRA_REDIRECT_URIS=${CHATGPT_CALLBACK}\` ${chatgpt}`,
-    ] },
-  ];
-}
-
-function closedClients(s: GuideSettings, mcp: string, secret: string): GuideClient[] {
-  return [
-    { title: "Claude.ai (Settings → Connectors → Add custom connector)", steps: [
-      `URL: \`${mcp}\``,
-      `Advanced settings → OAuth Client ID: \`${s.clientId}\`, OAuth Client Secret: \`${secret}\``,
-      "Claude.ai reaches your server from the internet: put it behind HTTPS (see README).",
-    ] },
-    { title: "Claude Code: needs open registration", steps: [
-      "Claude Code registers itself whenever the server's metadata has no registration_endpoint, even when given --client-id, " +
-        "and stops with \"Incompatible auth server: does not support dynamic client registration\".",
-      `Start the server with \`--open-registration\` (\`MAILBOX_MCP_OPEN_REGISTRATION=true\`) and ${ALLOWLIST_HINT}, then run \`claude mcp add --transport http mailbox ${mcp}\`.`,
-    ] },
-    { title: INSPECTOR, steps: [
-      "Open `http://localhost:6274` (not the 127.0.0.1 address its banner prints: only the localhost callback is allowed).",
-      `Transport: Streamable HTTP, URL \`${mcp}\`.`,
-      `Under Settings ▸ OAuth Settings (Inspector 1.x: Authentication) set Client ID \`${s.clientId}\` and Client Secret \`${secret}\`.`,
-      "In direct (browser) mode also start the server with `MAILBOX_MCP_EXTRA_ORIGINS=http://localhost:6274`.",
-    ] },
-    { title: "ChatGPT and VS Code", steps: [`They register themselves: start the server with \`--open-registration\` and ${ALLOWLIST_HINT}.`] },
-  ];
-}
 
 export function connectGuide(s: GuideSettings): ConnectGuide {
   const mcp = `${s.baseUrl}/mcp`;
@@ -98,11 +49,26 @@ export function connectGuide(s: GuideSettings): ConnectGuide {
     secret: s.clientSecret ?? SECRET_ELSEWHERE,
     secretShown: s.clientSecret !== null,
     openRegistration: s.openRegistration,
+    clientMetadataDocuments: s.clientMetadataDocuments,
     mailboxes: s.allowedMailboxes === undefined ? null : mailboxesText(s.allowedMailboxes, s.openRegistration),
     note: `The URL must be exactly the public origin in MAILBOX_MCP_BASE_URL (${s.baseUrl}): ` +
       "clients refuse a server whose metadata names another origin (localhost vs 127.0.0.1 included).",
-    clients: s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret),
+    clients: [
+      ...(s.openRegistration ? openClients(s, mcp) : closedClients(s, mcp, secret)),
+      ...(s.clientMetadataDocuments ? [{ title: "Clients with a client metadata document", steps: [DOCUMENTS_NOTE] }] : []),
+    ],
+    signIn: signInGuide(s),
   };
+}
+
+/** Which providers the setup page signs in at, and what to register at them (docs/oauth-providers.md §1, §2). */
+function signInGuide(s: GuideSettings): ConnectGuide["signIn"] {
+  const providers = s.signInProviders ?? [];
+  const note = providers.length
+    ? `Their app registrations must allow the redirect URI \`${s.baseUrl}/oauth/upstream/callback\`.`
+    : "None: people connect with app passwords only. Outlook.com and Microsoft 365 mailboxes need " +
+      "`MAILBOX_MCP_MICROSOFT_CLIENT_ID` (see docs/oauth-providers.md).";
+  return { providers, note };
 }
 
 function mailboxesText(list: AllowedMailboxes | null, openRegistration: boolean): string {
@@ -117,15 +83,17 @@ const plain = (s: string) => s.replaceAll("`", "");
 export function guideText(g: ConnectGuide): string {
   const registration = g.openRegistration
     ? "on: clients that register themselves need only the URL"
-    : "off (start with --open-registration and MAILBOX_MCP_ALLOWED_MAILBOXES for Claude Code, ChatGPT and VS Code)";
+    : "off (start with --open-registration and MAILBOX_MCP_ALLOWED_MAILBOXES for ChatGPT and VS Code)";
   const head = [
     "mailbox-mcp client settings", "",
     `  MCP server URL    : ${g.mcpUrl}`,
     `  Open registration : ${registration}`,
+    `  Metadata documents: ${g.clientMetadataDocuments ? "on: clients may sign in with the https URL of their metadata document" : "off"}`,
     ...(g.mailboxes === null ? [] : [`  Mailboxes allowed : ${plain(g.mailboxes)}`]),
     `  Client ID         : ${g.clientId}`,
-    `  Client secret     : ${plain(g.secret)}`, "",
-    plain(g.note), "",
+    `  Client secret     : ${plain(g.secret)}`,
+    `  Sign in at        : ${g.signIn.providers.length ? g.signIn.providers.join("; ") : "no provider (app passwords only)"}`, "",
+    plain(g.note), plain(g.signIn.note), "",
   ];
   const clients = g.clients.flatMap((c) => [`${plain(c.title)}:`, ...c.steps.map((s) => `  ${plain(s)}`), ""]);
   return [...head, ...clients].join("\n");

@@ -29,8 +29,10 @@ export function FrontDoor({ nonce, version, healthUrl, guide }: FrontDoorProps):
           <dt>OAuth client ID</dt><dd><code safe>{guide.clientId}</code></dd>
           <dt>OAuth client secret</dt><dd><Line text={guide.secret} /></dd>
           <dt>Health</dt><dd><a href={Html.escapeHtml(healthUrl)}><code safe>{healthUrl}</code></a></dd>
+          <dt>Sign in at</dt><dd safe>{guide.signIn.providers.length ? guide.signIn.providers.join("; ") : "no provider: app passwords only"}</dd>
         </dl>
         <p class="hint" safe>{guide.note}</p>
+        <p class="hint"><Line text={guide.signIn.note} /></p>
         {guide.clients.map((c) => (
           <section>
             <h2><Line text={c.title} /></h2>

@@ -3,7 +3,7 @@
 // app-password page is listed in a <details>. The small script (allowed by the CSP nonce) only hides
 // the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.
 // Every reflected value is escaped: text through `safe` children, attribute values through attr(), because
-// kitajs itself escapes only the double quote in attributes (STACK-NOTES).
+// kitajs itself escapes only the double quote in attributes (docs/oauth.md §7).
 import type { ConnectFields } from "../oauth/setup/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
@@ -11,12 +11,19 @@ import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
+import { SignInButtons, SignInOptions, type SignInChoice } from "./sign-in-choice.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
 export type SetupFormValues = Omit<ConnectFields, "request_id" | "csrf_token" | "password">;
 
-/** Who is asking: the configured client, or one that registered itself (RFC 7591) under a name nobody verified. */
-export type AskingClient = { registered: false } | { registered: true; name: string | null };
+/**
+ * Who is asking: the configured client; one that registered itself (RFC 7591) under a name nobody verified;
+ * or one identified by a client metadata document, vouched for by the host that serves it (docs/oauth.md §11).
+ */
+export type AskingClient =
+  | { kind: "configured" }
+  | { kind: "registered"; name: string | null }
+  | { kind: "document"; name: string | null; documentHost: string };
 
 export interface SetupFormProps {
   nonce: string;
@@ -29,15 +36,22 @@ export interface SetupFormProps {
   widestAccess: Access;
   values: SetupFormValues;
   error?: string;
+  /** OAuth mail providers configured on this server: signed in at the provider, not with a password. */
+  signIn?: SignInChoice[];
 }
 
 /** Full HTML escaping for attribute values (& < > " '); kitajs then leaves them alone. */
 const attr = (value: string): string => Html.escapeHtml(value);
 
+// A provider with data-signin (an OAuth one) hides the password and the custom server, and the
+// button becomes "Sign in with …"; the no-JavaScript sign-in buttons are then not needed.
 const SCRIPT = `(function(){
 var f=document.getElementById("setup"),s=document.getElementById("provider"),c=document.getElementById("custom"),
-h=document.getElementById("app-password-help"),b=document.getElementById("connect"),w=document.getElementById("connecting");
-function show(){var o=s.options[s.selectedIndex],d=o?o.dataset:{};c.hidden=s.value!=="custom";h.textContent="";
+h=document.getElementById("app-password-help"),b=document.getElementById("connect"),w=document.getElementById("connecting"),
+p=document.getElementById("password-block"),pw=document.getElementById("password"),e=document.getElementById("email"),
+g=document.getElementById("signin-buttons");if(g)g.hidden=true;
+function show(){var o=s.options[s.selectedIndex],d=o?o.dataset:{},si=!!d.signin;c.hidden=s.value!=="custom";h.textContent="";
+p.hidden=si;pw.required=!si;e.required=!si;b.textContent=si?"Sign in with "+d.signin:"Connect mailbox";
 if(d.url){h.append("Create an app password for "+o.text+": ");var a=document.createElement("a");a.href=d.url;a.target="_blank";
 a.rel="noopener noreferrer";a.textContent="open "+o.text+"'s app password page";h.append(a,". ")}
 if(d.notes)h.append(d.notes)}
@@ -129,7 +143,7 @@ function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -138,19 +152,23 @@ function Fields({ requestId, csrfToken, widestAccess, values: v }: SetupFormProp
       <select id="provider" name="provider" required>
         <option value="">Choose your provider…</option>
         {PROVIDERS.map((p) => <ProviderOption p={p} selected={p.id === v.provider} />)}
+        <SignInOptions choices={signIn} selected={v.provider} />
       </select>
       <ChosenHelp provider={v.provider} />
       <HelpList />
       <label for="email">Email address</label>
       <input id="email" name="email" type="email" required value={attr(v.email ?? "")} autocomplete="email"
         autocapitalize="off" spellcheck="false" />
-      <label for="password">App password</label>
-      <input id="password" name="password" type="password" required autocomplete="current-password" />
-      <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
-        and stored encrypted; revoking the app's access deletes it.</p>
+      <div id="password-block">
+        <label for="password">App password</label>
+        <input id="password" name="password" type="password" required autocomplete="current-password" />
+        <p class="hint">An app-specific password, not your normal password. It is checked with your mail server now
+          and stored encrypted; revoking the app's access deletes it.</p>
+      </div>
       <CustomServer v={v} />
-      <AccessChoice widest={widestAccess} chosen={v.access} />
+      <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <button id="connect" type="submit">Connect mailbox</button>
+      <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>
     </form>
@@ -165,15 +183,29 @@ const asksTo = (asks: string) => `is asking to ${asks} in your mailbox. Only con
  * that sentence: it comes after, in its own line and box, quoted by the page, its own quotation marks
  * neutralised and cut to 64 characters (./declared-name.ts), and said to be unchecked — so a name
  * written to look like the page ("returning to claude.ai … ✓ Verified app") cannot pass for it.
+ * A client named by its metadata document is vouched for by the host that serves the document, which
+ * this server fetched: that host goes into the page's own sentence, as the one to trust
+ * (docs/oauth.md §11); the name it declares is shown like a registered client's.
  */
 function Who({ client, redirectHost, asks }: Pick<SetupFormProps, "client" | "redirectHost"> & { asks: string }): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(redirectHost)
     ? <span class="opt"> (an app on this computer)</span> : "";
   const sentence = <p class="who"><strong class="host" safe>{redirectHost}</strong>{local} {asksTo(asks)}</p>;
-  if (!client.registered) return sentence as string;
+  if (client.kind === "configured") return sentence as string;
   const declared = client.name
     ? <>The app calls itself <q class="declared" safe>{declaredName(client.name)}</q>.</>
     : "The app gave no name.";
+  if (client.kind === "document") {
+    return (
+      <>
+        {sentence}
+        <p class="who">The app is published by <strong class="host" safe>{client.documentHost}</strong>, which serves its
+          client metadata document. Continue only if you know and trust <span safe>{client.documentHost}</span>.</p>
+        <p class="declared-line">{declared} <span class="opt">The name is written by that host; the address above is where
+          the sign-in returns.</span></p>
+      </>
+    ) as string;
+  }
   return (
     <>
       {sentence}

@@ -61,7 +61,8 @@ describe("GET /", () => {
     const body = await res.json() as Record<string, unknown> & { clients: Array<{ title: string; steps: string[] }> };
     expect(body).toMatchObject({ status: "running", service: "mailbox-mcp", version: "9.8.7", mcp_url: `${base}/mcp`, health_url: `${base}/health`, client_id: TEST_CLIENT_ID });
     expect(body.clients.map((c) => c.title)).toEqual([
-      "Claude.ai (Settings → Connectors → Add custom connector)", "Claude Code: needs open registration", "MCP Inspector (npx @modelcontextprotocol/inspector)", "ChatGPT and VS Code",
+      "Claude.ai (Settings → Connectors → Add custom connector)", "Claude Code", "Codex CLI", "Gemini CLI",
+      "MCP Inspector (npx @modelcontextprotocol/inspector)", "ChatGPT and VS Code",
     ]);
     expect(JSON.stringify(body)).not.toContain(TEST_CLIENT_SECRET);
     expect((await fetch(`${base}/`, { headers: { accept: "text/html, application/json" } })).headers.get("content-type")).toContain("text/html");

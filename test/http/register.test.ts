@@ -77,7 +77,7 @@ describe("registration on: what is registered", () => {
     });
     expect(typeof body.client_id_issued_at).toBe("number");
     expect(body.client_secret).toBeUndefined();
-    expect((await clients.find(body.client_id as string))?.registered).toBe(true);
+    expect((await clients.find(body.client_id as string))?.kind).toBe("registered");
   });
 
   test("client_secret_post: its own secret, returned once and stored only as SHA-256", async () => {

@@ -3,7 +3,7 @@
 // (their fairness and memory ceiling: content-helpers.test.ts).
 import { afterAll, describe, expect, test } from "bun:test";
 import { HtmlConverter } from "../../src/mail/content/html-text/converter.ts";
-import { htmlToText, MIN_HTML_BOUND } from "../../src/mail/content/html-text/convert.ts";
+import { htmlToText, HTML_CONVERT_BOUND } from "../../src/mail/content/html-text/convert.ts";
 import { stripTags } from "../../src/mail/content/html-text/strip.ts";
 
 const converter = new HtmlConverter({ processes: 1, budgetMs: 20_000, idleMs: 5_000 });
@@ -63,8 +63,8 @@ describe("htmlToText: bounded work, a stripped fallback with a note", () => {
     tight.close();
   });
 
-  test("only max(4 × max_chars, 64 KB) of HTML is converted; the rest is stripped when the text is short", async () => {
-    const styled = `<p style="${"x".repeat(MIN_HTML_BOUND)}">first</p>` + "<p>more text</p>".repeat(100);
+  test("only the first 256 K characters of HTML are converted, whatever is asked for; the rest is stripped when the text is short", async () => {
+    const styled = `<p style="${"x".repeat(HTML_CONVERT_BOUND)}">first</p>` + "<p>more text</p>".repeat(100);
     const r = await htmlToText(styled, 1_000, { owner: "t", html: converter });
     expect(r.text.startsWith("first")).toBe(true);
     expect(r.text).toContain("more text");

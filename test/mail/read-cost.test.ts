@@ -1,5 +1,6 @@
 // What the read functions send to the server: a sequence range from the end, never a whole-folder
 // SEARCH, and only the page's messages fetched. Folder "ReadCost" (bob) is this file's own.
+import { testReaders } from "../support/content.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ImapFlow } from "imapflow";
 import { getEmail } from "../../src/mail/read/message.ts";
@@ -50,7 +51,7 @@ test("search: one ESEARCH for all matches, one FETCH of the page's UIDs", async 
 });
 
 test("get_email fetches with BODY.PEEK[] in a read-only EXAMINE", async () => {
-  const cmds = await commands(() => getEmail(client, { folder: FOLDER, uid: 7, maxChars: 100 }));
+  const cmds = await commands(() => getEmail(client, { folder: FOLDER, uid: 7, maxChars: 100 }, testReaders()));
   expect(cmds.some((c) => /^EXAMINE/.test(c)) || cmds.every((c) => !/^SELECT/.test(c))).toBe(true);
   expect(cmds.filter((c) => /FETCH/.test(c))).toEqual([expect.stringMatching(/^UID FETCH 7 .*BODY\.PEEK\[\]/)]);
 });

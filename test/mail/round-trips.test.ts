@@ -1,6 +1,7 @@
 // What our pooled client (src/mail/imap/client.ts) sends, command by command: a lean login, and
 // reads that are current with as few round trips as the freshness rules allow (docs/freshness.md).
 // Folder "RoundTrips" (bob) is this file's own.
+import { testReaders } from "../support/content.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
 import { createImapClient } from "../../src/mail/imap/client.ts";
@@ -70,7 +71,7 @@ test("a larger page than is known: NOOP, then the sequence range", async () => {
 });
 
 test("get_email and search on the selected folder: no NOOP", async () => {
-  expect(await commands(() => getEmail(client, { folder: FOLDER, uid: 3, maxChars: 100 }))).toEqual(["UID FETCH"]);
+  expect(await commands(() => getEmail(client, { folder: FOLDER, uid: 3, maxChars: 100 }, testReaders()))).toEqual(["UID FETCH"]);
   const cmds = await commands(() => searchEmails(client, { folder: FOLDER, subject: "Trip 2", limit: 5, beforeUid: null }));
   expect(cmds).toEqual(["UID SEARCH", "UID FETCH"]);
 });

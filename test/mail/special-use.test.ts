@@ -1,18 +1,16 @@
 // Special-use names as folder arguments (src/mail/imap/folders.ts): "\Sent" finds the folder the
 // server marks \Sent (RFC 6154), whatever it is called, never a folder merely named "Sent".
 import { describe, expect, test } from "bun:test";
-import type { ImapFlow, ListResponse } from "imapflow";
 import { MailError } from "../../src/mail/errors.ts";
 import { resolveFolderName, specialUseOf } from "../../src/mail/imap/folders.ts";
-
-const folder = (path: string, specialUse?: string): ListResponse =>
-  ({ path, name: path.split("/").at(-1)!, delimiter: "/", flags: new Set<string>(), specialUse, specialUseSource: specialUse ? "extension" : undefined, subscribed: true, listed: true } as unknown as ListResponse);
+import { listingStub } from "../support/list-stub.ts";
 
 /** An ImapFlow that only answers LIST, counting the LISTs. */
 function gmailLike() {
-  const lists: number[] = [];
-  const folders = [folder("INBOX"), folder("Sent"), folder("[Gmail]/Sent Mail", "\\Sent"), folder("[Gmail]/Trash", "\\Trash"), folder("[Gmail]/All Mail", "\\All")];
-  return { lists, client: { list: async () => { lists.push(1); return folders; } } as unknown as ImapFlow };
+  return listingStub(() => [
+    { path: "INBOX" }, { path: "Sent" }, { path: "[Gmail]/Sent Mail", specialUse: "\\Sent" },
+    { path: "[Gmail]/Trash", specialUse: "\\Trash" }, { path: "[Gmail]/All Mail", specialUse: "\\All" },
+  ]);
 }
 
 describe("special-use folder names", () => {
@@ -46,6 +44,6 @@ describe("special-use folder names", () => {
     const err = await resolveFolderName(client, "\\Archive", "destination").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MailError);
     expect((err as MailError).kind).toBe("not_found");
-    expect((err as MailError).message).toMatch(/^destination: This mailbox has no folder marked \\Archive.*Existing folders: INBOX, Sent, \[Gmail\]\/Sent Mail/);
+    expect((err as MailError).message).toMatch(/^destination: This mailbox has no folder marked \\Archive.*Existing folders: INBOX, \[Gmail\]\/Sent Mail, \[Gmail\]\/All Mail, \[Gmail\]\/Trash, Sent\./);
   });
 });

@@ -71,8 +71,25 @@ describe("cleaning text for a model", () => {
   });
 
   test("max_chars counts characters, never splitting a surrogate pair", () => {
-    expect(window("ab😀cd", 3)).toEqual({ text: "ab😀", truncated: true });
-    expect(window("abc", 3)).toEqual({ text: "abc", truncated: false });
+    expect(window("ab😀cd", 3)).toEqual({ text: "ab😀", truncated: true, nextOffset: 3 });
+    expect(window("abc", 3)).toEqual({ text: "abc", truncated: false, nextOffset: null });
+  });
+
+  test("offset pieces fit together exactly, whatever their sizes; trailing whitespace ends the body", () => {
+    const raw = "a\r\nb 😀 c\u200Bd " + "x".repeat(9000) + "\r\n😀end \n\n";
+    const whole = window(raw, 200_000).text;
+    for (const size of [1, 3, 7, 1000, 4096]) {
+      let offset: number | null = 0;
+      let joined = "";
+      while (offset !== null) {
+        const w = window(raw, size, offset);
+        joined += w.text;
+        offset = w.nextOffset;
+      }
+      expect(joined).toBe(whole);
+    }
+    expect(whole.endsWith("😀end")).toBe(true);
+    expect(window(raw, 10, 99_999)).toEqual({ text: "", truncated: false, nextOffset: null });
   });
 
   test("the fence marker is random and cannot be closed from inside", () => {

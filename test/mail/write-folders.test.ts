@@ -11,6 +11,7 @@ import { MailError } from "../../src/mail/errors.ts";
 import { findBySubject, loginImap, type FoundMessage } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
+import { listingStub } from "../support/list-stub.ts";
 
 let h: Harness;
 let aliceImap: ImapFlow;
@@ -100,16 +101,14 @@ describe("special-use lookup", () => {
     // A stand-in client: the first LIST says Sent is "Old Sent", later ones say "Sent"; "Old Sent" is gone.
     let sentPath = "Old Sent";
     const appended: string[] = [];
-    const folder = (path: string) => ({ path, specialUse: "\\Sent", specialUseSource: "extension", flags: new Set<string>() });
-    const fake = {
-      list: async () => [folder(sentPath)],
+    const { client: fake } = listingStub(() => [{ path: sentPath, specialUse: "\\Sent" }], {
       getMailboxLock: async (path: string) => {
         if (path === "Old Sent" && sentPath !== "Old Sent") throw Object.assign(new Error("NONEXISTENT"), { mailboxMissing: true });
         return { path, release() {} };
       },
       append: async (path: string) => (appended.push(path), { destination: path, uid: appended.length }),
       mailbox: {},
-    } as unknown as ImapFlow;
+    });
     expect(await appendSent(fake, Buffer.from("x"), "<a@x>")).toEqual({ folder: "Old Sent", uid: 1 });
     sentPath = "Sent"; // renamed behind our back
     expect(await appendSent(fake, Buffer.from("x"), "<b@x>")).toEqual({ folder: "Sent", uid: 2 });

@@ -1,5 +1,6 @@
 // Drafts and sending with Sent copies, against the harness Dovecot + SMTP (mark/move: write-folders.test.ts).
 // Every test uses its own folders or unique subjects: the servers are shared by the whole run.
+import { testReaders } from "../support/content.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
@@ -31,7 +32,7 @@ beforeAll(async () => {
   h = await getHarness();
   [aliceImap, bobImap] = await Promise.all([loginImap(h.dovecot, h.dovecot.users.alice), loginImap(h.dovecot, h.dovecot.users.bob)]);
   const alice = account(h.dovecot.users.alice);
-  deps = { account: alice, withImap: (fn) => fn(aliceImap), submit: (m) => smtp.send("write-test", alice, m) };
+  deps = { account: alice, withImap: (fn) => fn(aliceImap), submit: (m) => smtp.send("write-test", alice, m), content: testReaders() };
 }, 20_000);
 afterEach(() => {
   h.smtp.rejectRecipients.clear();

@@ -8,6 +8,7 @@ import { call, callOk, connectClient, startTestServer, textOf, type TestServer }
 import { connectV2, MODERN } from "../support/mcp-client-v2.ts";
 import { issueTestToken, testAccount } from "../support/token.ts";
 import { until } from "../support/until.ts";
+import { watchTree } from "../support/process-tree.ts";
 
 let srv: TestServer;
 let fake: FakeImap;
@@ -185,6 +186,29 @@ describe("a hostile mail server", () => {
     expect((await recent(client)).isError).toBeFalsy();
     expect((await recent(bystander)).isError).toBeFalsy();
   });
+});
+
+describe("a hostile mail server, each response within the limits, their sum not", () => {
+  test("40 messages with 19 MB subjects in one FETCH: stopped at 64 MB, said so, the server grows < 300 MB", async () => {
+    const roomy = await startTestServer({ pool: { opTimeoutMs: 30_000 } }); // sending 760 MB takes seconds
+    const client = await connectClient(roomy.mcpUrl, await issueTestToken(roomy.deps, testAccount(USERS.alice, fake)));
+    fake.script = () => ({ fetch: "huge-subject", hugeBytes: 19 * 1024 * 1024, hugeCount: 40 }); // read when the call connects
+    Bun.gc(true);
+    const watch = watchTree(process.pid);
+    const before = watch.peak;
+    try {
+      const res = await call(client, "get_recent_emails", { folder: "INBOX", limit: 40 });
+      const grown = watch.stop() - before;
+      console.log(`40 × 19 MB subjects: the server grew by at most ${Math.round(grown / 1024 / 1024)} MB`);
+      expect(textOf(res)).toMatch(/sent more than 64 MB in answer to one request/);
+      expect(grown).toBeLessThan(300 * 1024 * 1024); // unbounded, 787 MB (issue 19, item 4)
+      fake.script = () => ({});
+      expect((await recent(client)).isError).toBeFalsy();
+    } finally {
+      fake.script = () => ({});
+      await roomy.stop();
+    }
+  }, 60_000);
 });
 
 describe("a hostile mail server, within the response limits", () => {

@@ -75,3 +75,30 @@ describe("the untrusted-content fence", () => {
     expect(before + after).not.toContain(SUBJECT);
   });
 });
+
+describe("the fence on conversations and on messages made from a sender's", () => {
+  test("get_thread: every message's headers, attachment names and body inside one fence", async () => {
+    const { before, inside, after } = split(textOf(await call(client, "get_thread", { folder: FOLDER, uid: uids[1] })));
+    for (const v of SENDER_VALUES) {
+      expect(inside).toContain(v);
+      expect(before + after).not.toContain(v);
+    }
+    expect(before).toStartWith(`Conversation of 1 message, oldest first, looked for in ${FOLDER}, INBOX, Sent, Archive.`);
+  });
+
+  test("a reply's and a forward's draft: the derived subject and the sender's name and address inside; update_draft likewise", async () => {
+    const reply = await call(client, "draft_email", { reply_to_uid: uids[1], reply_folder: FOLDER, text: "Noted." });
+    const fwd = await call(client, "draft_email", { to: "bob@example.test", forward_uid: uids[1], forward_folder: FOLDER });
+    const uid = (reply.structuredContent as { uid: number }).uid;
+    const updated = await call(client, "update_draft", { uid, text: "Noted, thanks." });
+    for (const [res, values] of [[reply, [`Re: ${SUBJECT}`, NAME, "notice@evil.example"]], [fwd, [`Fwd: ${SUBJECT}`]], [updated, [`Re: ${SUBJECT}`, NAME]]] as const) {
+      expect(res.isError).toBeFalsy();
+      const { before, inside, after } = split(textOf(res));
+      for (const v of values) {
+        expect(inside).toContain(v);
+        expect(before + after).not.toContain(v);
+      }
+      expect(before + after).not.toContain(SUBJECT);
+    }
+  });
+});

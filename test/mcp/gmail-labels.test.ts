@@ -1,7 +1,8 @@
 // The Gmail path of label_email, archive_email and trash_email, against the scripted server
 // speaking Gmail's X-GM-EXT-1 (test/support/fake-gmail.ts): no Gmail account is reachable from here,
 // and Dovecot has no X-GM-LABELS. Labels with spaces and non-ASCII go out quoted in modified UTF-7,
-// come back decoded in the summaries; archiving moves into All Mail, trashing into [Gmail]/Trash.
+// come back decoded in the summaries; archiving moves into All Mail, trashing into [Gmail]/Trash;
+// get_thread finds a conversation by X-GM-THRID in All Mail.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { USERS } from "../support/dovecot.ts";
@@ -66,5 +67,16 @@ describe("keywords where the folder accepts no new ones", () => {
       await client.close();
       await strict.stop();
     }
+  });
+});
+
+describe("get_thread on Gmail (X-GM-THRID)", () => {
+  test("the server's thread id finds the conversation in All Mail with one SEARCH; the copy in INBOX is the one shown", async () => {
+    const before = gmail.commands.length;
+    const thread = await callOk(mcp, "get_thread", { uid: 3 });
+    expect(thread.folders_searched).toEqual(["INBOX", "[Gmail]/Sent Mail", "[Gmail]/All Mail"]);
+    expect(thread.messages.map((m: { folder: string; uid: number }) => [m.folder, m.uid])).toEqual([["[Gmail]/All Mail", 1], ["[Gmail]/All Mail", 2], ["INBOX", 3]]);
+    expect(thread.messages.map((m: { body_text: string }) => m.body_text)).toEqual(["Body of message 1.", "Body of message 2.", "Body of message 3."]);
+    expect(gmail.commands.slice(before)).toEqual(["SEARCH X-GM-THRID 1700000000000000001"]); // no HEADER searches
   });
 });

@@ -8,7 +8,7 @@ import { testDeps } from "../support/app.ts";
 
 const registered = (onlyTool?: string) => {
   const d = testDeps();
-  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, log: d.log, version: "0" };
+  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending: d.sending, log: d.log, version: "0", baseUrl: d.config.baseUrl };
   return Object.keys((createMcpServer(deps, onlyTool) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools).sort();
 };
 

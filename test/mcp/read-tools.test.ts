@@ -45,7 +45,9 @@ describe("list_providers", () => {
   test("lists the presets with exactly the documented fields", async () => {
     const res = await callOk(client, "list_providers");
     expect(res.providers.map((p: { id: string }) => p.id)).toEqual(PROVIDERS.map((p) => p.id));
-    expect(Object.keys(res.providers[0]).sort()).toEqual(["app_password_url", "id", "imap", "name", "notes", "smtp"]);
+    expect(Object.keys(res.providers[0]).sort()).toEqual(["app_password_url", "auth", "id", "imap", "name", "notes", "smtp"]);
+    // No sign-in provider configured here: every preset is an app-password one (docs/design.md §5).
+    expect(new Set(res.providers.map((p: { auth: string }) => p.auth))).toEqual(new Set(["app_password"]));
   });
 });
 
@@ -161,7 +163,7 @@ describe("search_emails", () => {
   test("no criterion: an error naming the criteria", async () => {
     const res = await call(client, "search_emails", { folder: FOLDER });
     expect(res.isError).toBe(true);
-    expect(textOf(res)).toMatch(/from, to, subject, text, since, before, unread, flagged/);
+    expect(textOf(res)).toMatch(/from, to, cc, subject, text, since, before, unread, flagged, answered, has_attachment, larger_than, smaller_than/);
   });
 
   test("a bad date names the argument", async () => {

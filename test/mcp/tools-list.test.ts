@@ -29,10 +29,10 @@ afterAll(async () => {
   await srv?.stop();
 });
 
-/** v1 and v2 clients alike. */
+/** v1 and v2 clients alike; the test server's origin (a free port) written as {base_url}, as in the icons' URLs. */
 async function listed(client: { listTools(): Promise<{ tools: unknown[] }>; close(): Promise<void> }): Promise<unknown[]> {
   open.push(client);
-  return (await client.listTools()).tools;
+  return JSON.parse(JSON.stringify((await client.listTools()).tools).replaceAll(srv.baseUrl, "{base_url}"));
 }
 
 test("tools/list shows exactly what tools-list.snapshot.json holds", async () => {

@@ -52,6 +52,12 @@ describe("two services in one process", () => {
     expect(holding(servers[1]!)).toEqual({ credentials: 1, imap: 1, smtp: 1 });
   });
 
+  test("each has its own content helper processes (HTML and PDF to text)", () => {
+    const [a, b] = servers.map((s) => s.deps.runtime.mail.content);
+    expect(a!.html).not.toBe(b!.html);
+    expect(a!.pdf).not.toBe(b!.pdf);
+  });
+
   test("stopping one service leaves the other's SMTP transport and IMAP connection open", async () => {
     const extra = await startTestServer();
     const grant = await issueTestGrant(extra.deps, testAccount(h.dovecot.users.alice, h.dovecot, h.smtp.port));

@@ -1,6 +1,8 @@
 // docs/design.md §4: after a flow, neither the database rows (SQLite and Postgres) nor the SQLite files on
 // disk hold the mailbox password, the access token, the code, the pending request id or the CSRF token
-// in clear; nor, after a failed login, the mailbox address (rate-limit keys are keyed hashes).
+// in clear; nor, after a failed login, the mailbox address (rate-limit keys are keyed hashes); nor, after
+// a sign-in at an OAuth provider, its access and refresh tokens (rotated ones included), the state or
+// the sign-in cookie (docs/oauth-providers.md §3, §6).
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,14 @@ import { getHarness, type Harness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
 import { BACKENDS, closeStoresAfterEach, countRows, dumpStore } from "../support/stores.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "./flow.ts";
+import { signedInToken, signIn } from "./sign-in-flow.ts";
+import type { Db } from "../../src/store/db.ts";
+import { createApp } from "../../src/http/app.ts";
+import { serve } from "../../src/http/serve.ts";
+import { silentLogger } from "../../src/log.ts";
+import { testDeps } from "../support/app.ts";
+import { callOk, connectClient } from "../support/mcp-client.ts";
+import { freePort } from "../support/ports.ts";
 
 /** Runs one full flow and one flow stopped at the code; returns every secret that passed by. */
 async function flows(app: Handler, h: Harness): Promise<string[]> {
@@ -31,6 +41,37 @@ async function flows(app: Handler, h: Harness): Promise<string[]> {
   // A pending request that never completes.
   secrets.push(...Object.values(formIds(await (await authorize(app, authorizeQuery(newVerifier()))).text())));
   return secrets;
+}
+
+/**
+ * On a listening server over `db`: one sign-in at the fake provider through to a renewal with a
+ * rotated refresh token, and one left waiting at the provider. Returns every secret that passed by.
+ */
+async function signInFlows(h: Harness, db: Db): Promise<string[]> {
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const fake = h.oauth.client({ redirectUris: [`${base}/oauth/upstream/callback`], accessTtlS: 10, clock: () => deps.clock() });
+  const mail = { imap: { host: "localhost", port: h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: h.smtp.port, security: "none" as const } };
+  const deps = testDeps({ baseUrl: base, oauth: { microsoft: null, google: null, file: [fake.settings(mail, { id: "fake" })] } }, {}, (key, clock) => storesOver(db, key, clock));
+  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger });
+  const before = new Set(h.oauth.issued());
+  try {
+    const token = await signedInToken(base, "fake");
+    const client = await connectClient(`${base}/mcp`, token);
+    await callOk(client, "send_email", { to: "bob@example.test", subject: "at rest", text: "x" });
+    deps.clock.advance(9_000);
+    await callOk(client, "send_email", { to: "bob@example.test", subject: "at rest, renewed", text: "x" });
+    await client.close();
+    expect(fake.counts.refreshes).toBe(1);
+    const waiting = await signIn(base, "fake", { cookie: null }); // its flow row stays: in another browser
+    const issued = h.oauth.issued().filter((t) => !before.has(t));
+    expect(issued.length).toBe(4); // the sign-in and the renewal: an access and a refresh token each
+    const state = waiting.toProvider.searchParams.get("state")!;
+    return [...issued, token, state, waiting.cookie.split("=")[1]!];
+  } finally {
+    await deps.runtime.close();
+    await server.stop(true);
+  }
 }
 
 function expectAbsent(haystack: string, secrets: string[]) {
@@ -98,6 +139,28 @@ describe("nothing secret at rest", () => {
     const tok = (await (await postForm(app, "/oauth/token", fields)).json()) as { access_token: string };
     const secrets = [client.client_secret!, h.dovecot.users.alice.pass, code, verifier, tok.access_token, ids.request_id, ids.csrf_token];
     expectAbsent(await dumpStore(db), secrets);
+    for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
+    await db.q`PRAGMA wal_checkpoint(TRUNCATE)`;
+    for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
+    await db.close();
+  });
+
+  for (const backend of BACKENDS) {
+    test(`${backend.name}: a sign-in at an OAuth provider keeps neither of its tokens (nor the rotated ones), its state, verifier or cookie in clear`, async () => {
+      const h = await getHarness();
+      const db = await backend.open();
+      const secrets = await signInFlows(h, db);
+      expectAbsent(await dumpStore(db), secrets);
+    });
+  }
+
+  test("a sign-in at an OAuth provider: the SQLite files never contain its tokens either", async () => {
+    const h = await getHarness();
+    const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-at-rest-"));
+    dirs.push(dir);
+    const db = await openSqlite(join(dir, "store.db"));
+    await migrate(db);
+    const secrets = await signInFlows(h, db);
     for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);
     await db.q`PRAGMA wal_checkpoint(TRUNCATE)`;
     for (const f of readdirSync(dir)) expectAbsent(readFileSync(join(dir, f)).toString("latin1"), secrets);

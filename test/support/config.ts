@@ -22,10 +22,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    sendLimits: { perHour: 30, perDay: 200 },
+    oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
+    clientMetadataDocuments: false,
     imapMaxConnections: null,
     version: "0.0.0-test",
     ...overrides,
   };
 }
-

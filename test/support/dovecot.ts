@@ -6,6 +6,7 @@ import { createConnection } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { ImapFlow } from "imapflow";
+import { reportDovecotTrouble } from "./dovecot-log.ts";
 import { freePort, probe } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
 import { until } from "./until.ts";
@@ -30,14 +31,27 @@ export interface DovecotServer {
   stop(): Promise<void>;
 }
 
+export type SpecialFolder = "Drafts" | "Sent" | "Trash" | "Archive" | "Junk";
+
 export interface DovecotOptions {
   /** Namespace hierarchy separator seen by IMAP clients (on disk it is always Maildir++ "."). */
   separator?: "/" | ".";
+  /**
+   * Another name for a special-use folder (RFC 6154), as providers have them: { Sent: "Sent Items" }
+   * makes the folder marked \Sent be called "Sent Items". The rest keep their attribute's name.
+   */
+  folderNames?: Partial<Record<SpecialFolder, string>>;
   timeoutMs?: number;
   /** Keep the temp dir after stop() (for debugging). Also: MAILBOX_TEST_KEEP_DIR=1. */
   keepDir?: boolean;
   /** This many more users (m0001@example.test…), and process and client limits raised to hold them all connected at once. */
   extraUsers?: number;
+  /**
+   * Also accept XOAUTH2 and OAUTHBEARER: an `oauth2` passdb asks this RFC 7662 introspection endpoint
+   * (the fake provider's, ./fake-oauth/server.ts) whether a token is active and whose it is. The
+   * password users keep working: their passdb answers PLAIN and LOGIN only.
+   */
+  oauth2IntrospectionUrl?: string;
 }
 
 /** The extra users of DovecotOptions.extraUsers. */
@@ -108,15 +122,27 @@ const roomFor = (users: number): Conf => users <= 0 ? [] : [
   ["service imap", [["process_limit", users + 100]]],
 ];
 
-function config(dir: string, port: number, listen: string, id: Identity, sep: string, extra = 0): string {
-  const special = ["Drafts", "Sent", "Trash", "Archive", "Junk"].map(
-    (m): [string, Conf] => [`mailbox ${m}`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
+/** The oauth2 passdb (Dovecot 2.3): introspection by POST, the token's user must be the login name. */
+function oauth2Passdb(dir: string, introspectionUrl: string | undefined): Conf {
+  if (!introspectionUrl) return [];
+  writeFileSync(join(dir, "oauth2.conf.ext"), [
+    "introspection_mode = post", `introspection_url = ${introspectionUrl}`, "force_introspection = yes",
+    "username_attribute = username", "active_attribute = active", "active_value = true", "",
+  ].join("\n"));
+  return [["passdb", [["driver", "oauth2"], ["mechanisms", "xoauth2 oauthbearer"], ["args", `${dir}/oauth2.conf.ext`]]]];
+}
+
+function config(dir: string, port: number, listen: string, id: Identity, sep: string, opts: DovecotOptions): string {
+  const names = opts.folderNames ?? {};
+  const special = (["Drafts", "Sent", "Trash", "Archive", "Junk"] as const).map(
+    (m): [string, Conf] => [`mailbox "${names[m] ?? m}"`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
   );
+  const oauth = oauth2Passdb(dir, opts.oauth2IntrospectionUrl);
   return render([
     ...Object.entries({
       protocols: "imap", listen, base_dir: `${dir}/run`, state_dir: `${dir}/state`, log_path: `${dir}/dovecot.log`,
       instance_name: `mailbox-mcp-test-${port}`, // names the processes in ps: dovecot-mailbox-mcp-test-<port>/imap
-      ssl: "no", disable_plaintext_auth: "no", auth_mechanisms: "plain login", auth_failure_delay: 0,
+      ssl: "no", disable_plaintext_auth: "no", auth_mechanisms: oauth.length ? "plain login xoauth2 oauthbearer" : "plain login", auth_failure_delay: 0,
       default_login_user: id.loginUser, default_internal_user: id.user, default_internal_group: id.group,
       first_valid_uid: id.uid, first_valid_gid: id.gid,
       mail_location: `maildir:${dir}/mail/%n`, mail_fsync: "never",
@@ -125,13 +151,14 @@ function config(dir: string, port: number, listen: string, id: Identity, sep: st
     // carries "nodelay"; a failing passdb's fields are rolled back, so a no-op passdb sets it first.
     // (It also skips the anvil penalty that slowed the next login from 127.0.0.1 by 2-15 s.)
     ["passdb", [["driver", "static"], ["args", "noauthenticate nodelay=yes"]]],
-    ["passdb", [["driver", "passwd-file"], ["args", `scheme=PLAIN ${dir}/passwd`]]],
+    ["passdb", [["driver", "passwd-file"], ["args", `scheme=PLAIN ${dir}/passwd`], ...(oauth.length ? [["mechanisms", "plain login"] as [string, string]] : [])]],
+    ...oauth,
     ["userdb", [["driver", "static"], ["args", `uid=${id.uid} gid=${id.gid} home=${dir}/mail/%n`]]],
     ["protocol imap", [["mail_max_userip_connections", 1000]]], // default 10 is too few for parallel tests
     ["service anvil", [["chroot", ""]]],
     ["service imap-login", [["chroot", ""], ["service_count", 0], ["inet_listener imap", [["port", port]]], ["inet_listener imaps", [["port", 0]]]]],
     ["namespace inbox", [["inbox", "yes"], ["separator", sep], ...special]],
-    ...roomFor(extra),
+    ...roomFor(opts.extraUsers ?? 0),
   ]);
 }
 
@@ -217,7 +244,7 @@ export async function startDovecot(opts: DovecotOptions = {}): Promise<DovecotSe
     const port = await freePort();
     // "localhost" may resolve to ::1 elsewhere: listen there too when the machine has it.
     const listen = (await probe(port, "::1")) ? "127.0.0.1, ::1" : "127.0.0.1";
-    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, extra.length));
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port, listen, id, sep, opts));
     const proc = spawnDovecot(dir);
     const keep = opts.keepDir ?? keepDirs();
     running.set(proc, { dir, keep });
@@ -255,6 +282,7 @@ function makeServer(proc: Bun.Subprocess, dir: string, port: number, id: Identit
       (stopping ??= (async () => {
         running.delete(proc);
         await stopProcess(proc);
+        reportDovecotTrouble(dir, port);
         if (!keep) rmSync(dir, { recursive: true, force: true });
       })()),
   };

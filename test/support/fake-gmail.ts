@@ -1,6 +1,7 @@
 // Gmail's IMAP dialect for the scripted server (./fake-imap.ts): X-GM-EXT-1 labels (STORE and FETCH
-// X-GM-LABELS, labels in modified UTF-7), the [Gmail]/… folders marked with their RFC 6154 use, and a
-// UID MOVE answered with COPYUID, as imap.gmail.com does. Only what a test reads back is kept.
+// X-GM-LABELS, labels in modified UTF-7; X-GM-THRID, the three messages being one conversation), the
+// [Gmail]/… folders marked with their RFC 6154 use, and a UID MOVE answered with COPYUID, as
+// imap.gmail.com does. Only what a test reads back is kept.
 import type { Socket } from "node:net";
 
 export const GMAIL_CAPS = "IMAP4rev1 X-GM-EXT-1 UIDPLUS MOVE SPECIAL-USE";
@@ -51,8 +52,24 @@ export function gmailHandlers(state: GmailState, fetchLine: (n: number) => strin
     FETCH: (s, tag, args) => {
       const [set = ""] = args.split(" ");
       const uids = set.split(",").flatMap((p) => (p.includes(":") ? [1, 2, 3] : [Number(p)])).filter((n) => n >= 1 && n <= 3);
-      const lines = [...new Set(uids)].map((n) => fetchLine(n).replace("FLAGS (", `X-GM-LABELS (${(state.labels.get(n) ?? []).map(quoted).join(" ")}) FLAGS (`));
+      const lines = [...new Set(uids)].map((n) => withSections(fetchLine(n).replace("FLAGS (", `X-GM-LABELS (${(state.labels.get(n) ?? []).map(quoted).join(" ")}) FLAGS (`), n, args));
       s.write(lines.join("") + `${tag} OK Success\r\n`);
     },
+    // Every search matches all three; recorded so a test sees which keys were sent.
+    SEARCH: (s, tag, args) => {
+      state.commands.push(`SEARCH ${args}`);
+      s.write(`* SEARCH 1 2 3\r\n${tag} OK Success\r\n`);
+    },
   };
+}
+
+/** The thread id, header fields and first octets a FETCH asked for, as literals (get_thread reads them). */
+function withSections(line: string, n: number, args: string): string {
+  const raw = `Subject: Fake message ${n}\r\nMessage-ID: <fake-${n}@example.test>\r\n\r\nBody of message ${n}.\r\n`;
+  const extra = [
+    ...(/X-GM-THRID/i.test(args) ? ["X-GM-THRID 1700000000000000001"] : []),
+    ...(/HEADER\.FIELDS/i.test(args) ? ["BODY[HEADER.FIELDS (REFERENCES IN-REPLY-TO)] {2}\r\n\r\n"] : []),
+    ...(/BODY\.PEEK\[\]<0\./i.test(args) ? [`BODY[]<0> {${raw.length}}\r\n${raw}`] : []),
+  ];
+  return extra.length ? line.replace(/\)\r\n$/, ` ${extra.join(" ")})\r\n`) : line;
 }

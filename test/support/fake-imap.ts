@@ -14,6 +14,8 @@ export interface Script {
    */
   fetch?: "ok" | "drop" | "hang" | "ok-then-drop" | "huge-subject";
   hugeBytes?: number;
+  /** "huge-subject" answers any FETCH with this many messages (uids 1…n), each with such a subject. Default 1 (uid 3). */
+  hugeCount?: number;
   /**
    * Every message gets a second part, an image/png attachment whose BODYSTRUCTURE size says
    * `declared` octets while its content (base64) is `content`: a server that understates a size.
@@ -22,6 +24,11 @@ export interface Script {
   part?: { declared: number; content: string };
   /** Octets of part content sent so far. */
   partBytesSent?: number;
+  /**
+   * LIST answers INBOX and this many more folders ("Folder/00001"…), all subscribed (LSUB) and each
+   * with a STATUS: a server with tens of thousands of folders, as a hostile one may claim.
+   */
+  folders?: number;
   /** The PERMANENTFLAGS list SELECT reports, e.g. "\\Seen \\Flagged $Work" (no \\*: no new keywords); none when unset. */
   permanentFlags?: string;
   /** Speak Gmail's dialect (./fake-gmail.ts): X-GM-LABELS, [Gmail]/ folders, MOVE with COPYUID. */
@@ -77,8 +84,10 @@ function plainHandlers(script: Script): Record<string, Reply> {
     },
     LIST: (s, tag, args) => {
       if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
-      s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${tag} OK done\r\n`);
+      s.write(`* LIST (\\HasNoChildren) "/" INBOX\r\n${folderLines("LIST (\\HasNoChildren)", script.folders)}${tag} OK done\r\n`);
     },
+    LSUB: (s, tag) => void s.write(`* LSUB () "/" INBOX\r\n${folderLines("LSUB ()", script.folders)}${tag} OK done\r\n`),
+    STATUS: (s, tag, args) => void s.write(`* STATUS ${args.split(" (")[0]} (MESSAGES 1 UNSEEN 0)\r\n${tag} OK done\r\n`),
     SELECT: (s, tag) => void s.write(selectReply(tag, script.permanentFlags)),
     EXAMINE: (s, tag) => void s.write(selectReply(tag).replace("[READ-WRITE]", "[READ-ONLY]")),
     SEARCH: (s, tag) => void s.write(`* SEARCH ${MESSAGES.join(" ")}\r\n${tag} OK done\r\n`),
@@ -90,7 +99,7 @@ function plainHandlers(script: Script): Record<string, Reply> {
         s.destroy();
         return true;
       }
-      if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024);
+      if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024, script.hugeCount);
       const partial = /BODY\.PEEK\[2\]<0\.(\d+)>/i.exec(args);
       if (script.part && partial) return void sendPart(s, tag, script, Number(partial[1]));
       s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map((n) => fetchLine(n, script)).join("") + `${tag} OK done\r\n`);
@@ -100,15 +109,39 @@ function plainHandlers(script: Script): Record<string, Reply> {
   };
 }
 
-/** One FETCH answer whose ENVELOPE subject is a literal of `bytes` bytes, streamed 1 MB at a time. */
-async function sendHuge(s: Socket, tag: string, bytes: number): Promise<void> {
+/**
+ * FETCH answers whose ENVELOPE subject is a literal of `bytes` bytes, streamed 1 MB at a time: one
+ * for uid 3, or `count` of them (uids 1…count, whatever was asked), as a hostile server would send.
+ */
+async function sendHuge(s: Socket, tag: string, bytes: number, count?: number): Promise<void> {
   const addr = `(("Carol" NIL "carol" "example.net"))`;
-  s.write(`* 3 FETCH (UID 3 FLAGS () RFC822.SIZE 300 ENVELOPE ("Tue, 05 Mar 2024 10:00:00 +0000" {${bytes}}\r\n`);
   const chunk = Buffer.alloc(1024 * 1024, "A");
-  for (let sent = 0; sent < bytes && !s.destroyed; sent += chunk.length) {
-    if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await new Promise((r) => s.once("drain", r).once("close", r));
+  for (const n of count ? Array.from({ length: count }, (_, i) => i + 1) : [3]) {
+    s.write(`* ${n} FETCH (UID ${n} FLAGS () RFC822.SIZE 300 ENVELOPE ("Tue, 05 Mar 2024 10:00:00 +0000" {${bytes}}\r\n`);
+    for (let sent = 0; sent < bytes && !s.destroyed; sent += chunk.length) {
+      if (!s.write(chunk.subarray(0, Math.min(chunk.length, bytes - sent)))) await drained(s);
+    }
+    if (s.destroyed) return;
+    s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge-${n}@example.test>"))\r\n`);
   }
-  if (!s.destroyed) s.write(` ${addr} ${addr} ${addr} NIL NIL NIL NIL NIL "<huge@example.test>"))\r\n${tag} OK done\r\n`);
+  s.write(`${tag} OK done\r\n`);
+}
+
+const folderName = (n: number) => `Folder/${String(n).padStart(5, "0")}`;
+
+function folderLines(prefix: string, count = 0): string {
+  return Array.from({ length: count }, (_, i) => `* ${prefix} "/" "${folderName(i + 1)}"\r\n`).join("");
+}
+
+/** Until the socket can take more, or is gone. */
+function drained(s: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      s.off("drain", done).off("close", done);
+      resolve();
+    };
+    s.once("drain", done).once("close", done);
+  });
 }
 
 /** Part 2 of message 3, at most `max` octets of it (the partial FETCH the client asked for). */

@@ -1,11 +1,14 @@
 // One Dovecot + one SMTP server per `bun test` run, started lazily by the first test that
 // needs them (unit tests stay fast), stopped by the preload's global afterAll.
 import type { DovecotServer } from "./dovecot.ts";
+import type { FakeOAuthProvider } from "./fake-oauth/server.ts";
 import type { SmtpServer } from "./smtp.ts";
 
 export interface Harness {
   dovecot: DovecotServer;
   smtp: SmtpServer;
+  /** The fake OAuth provider whose tokens Dovecot (oauth2 passdb) and the SMTP server (XOAUTH2) accept. */
+  oauth: FakeOAuthProvider;
 }
 
 let started: Promise<Harness> | undefined;
@@ -20,12 +23,17 @@ export function getHarness(): Promise<Harness> {
 
 async function start(): Promise<Harness> {
   // Imported here, not at the top, so the preload does not load imapflow/smtp-server for unit tests.
-  const [{ startDovecot }, { startSmtp }] = await Promise.all([import("./dovecot.ts"), import("./smtp.ts")]);
-  const dovecot = await startDovecot();
+  const [{ startDovecot }, { startSmtp }, { startFakeOAuth }] = await Promise.all([
+    import("./dovecot.ts"), import("./smtp.ts"), import("./fake-oauth/server.ts"),
+  ]);
+  const oauth = startFakeOAuth();
+  let dovecot: DovecotServer | undefined;
   try {
-    return { dovecot, smtp: await startSmtp(dovecot) };
+    dovecot = await startDovecot({ oauth2IntrospectionUrl: oauth.introspectionUrl });
+    return { dovecot, smtp: await startSmtp(dovecot, oauth), oauth };
   } catch (err) {
-    await dovecot.stop();
+    await dovecot?.stop();
+    oauth.stop();
     throw err;
   }
 }
@@ -38,4 +46,5 @@ export async function stopHarness(): Promise<void> {
   if (!h) return;
   await h.smtp.stop();
   await h.dovecot.stop();
+  h.oauth.stop();
 }

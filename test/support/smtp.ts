@@ -67,6 +67,11 @@ export interface SmtpServer {
    * followed it, and whether the message ended (its final dot) — accepted or not.
    */
   dataCommands: DataCommand[];
+  /**
+   * Holds every message from now on after its data has arrived (and been recorded) but before the
+   * server answers 250, until the returned function is called: a send caught in flight.
+   */
+  pause(): () => void;
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -74,7 +79,10 @@ export interface SmtpServer {
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
+/** Who an access token belongs to (the fake OAuth provider), for AUTH XOAUTH2. */
+export interface TokenOwners { userOf(token: string): string | null }
+
+export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Promise<SmtpServer> {
   refuseInUnitRun("The SMTP test server");
   const users = Object.values(dovecot.users);
   const local = (addr: string): MailUser | undefined => users.find((u) => u.email === addr.toLowerCase());
@@ -82,7 +90,16 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
   const holds = new Set<Hold>();
   const everHeld: Hold[] = [];
 
+  let paused: Promise<void> = Promise.resolve();
   const state: SmtpServer = {
+    pause() {
+      let release!: () => void;
+      paused = new Promise<void>((r) => { release = r; });
+      return () => {
+        paused = Promise.resolve();
+        release();
+      };
+    },
     host: "localhost",
     port: 0,
     messages: [],
@@ -115,6 +132,11 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const onAuth = (auth: SMTPServerAuthentication, _s: SMTPServerSession, cb: (e: Error | null | undefined, r?: SMTPServerAuthenticationResponse) => void) => {
     const u = local(auth.username ?? "");
+    if (auth.method === "XOAUTH2") {
+      const owner = auth.accessToken ? oauth?.userOf(auth.accessToken) : null;
+      if (owner && owner === (auth.username ?? "").toLowerCase()) return cb(null, { user: owner });
+      return cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
+    }
     if (u && auth.password === u.pass) return cb(null, { user: u.email });
     cb(smtpError(535, "5.7.8 Authentication credentials invalid"));
   };
@@ -133,6 +155,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
       const env = session.envelope;
       const to = env.rcptTo.map((r) => r.address);
       state.messages.push({ from: env.mailFrom ? env.mailFrom.address : "", to, raw, user: String(session.user ?? "") });
+      await paused;
       try {
         // Deliver before answering 250, so a test can read the INBOX as soon as sendMail resolves.
         for (const u of new Set(to.map(local).filter((u): u is MailUser => !!u))) await dovecot.deliver(u.email, raw);
@@ -145,7 +168,7 @@ export async function startSmtp(dovecot: DovecotServer): Promise<SmtpServer> {
 
   const server = new SMTPServer({
     logger: false,
-    authMethods: ["PLAIN", "LOGIN"],
+    authMethods: ["PLAIN", "LOGIN", "XOAUTH2"],
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     disableReverseLookup: true, // a DNS lookup per connection only slows tests down

@@ -1,16 +1,31 @@
-// The content helpers a call reads with, and whose share it uses (../helper/pool.ts): HTML→text for
+// The content helpers a call reads with, and whose share it uses (./helper/pool.ts): HTML→text for
 // get_email and get_attachment, PDF→text for get_attachment. `owner` is the token the work is for
-// (its id, as ToolContext.tokenId): helpers are handed out in turn per owner.
-import { sharedConverter, type HtmlConverter } from "./html-text/converter.ts";
-import { sharedPdfExtractor, type PdfExtractor } from "./pdf-text/extract.ts";
+// (its id, as ToolContext.tokenId): helpers are handed out in turn per owner. The helper processes
+// belong to one service: its composition root builds them (src/mail/connections.ts) and stops them.
+import { HtmlConverter } from "./html-text/converter.ts";
+import { PdfExtractor } from "./pdf-text/extract.ts";
 
-export interface ContentReaders {
-  owner: string;
+/** One service's helper pools. */
+export interface ContentHelpers {
   html: HtmlConverter;
   pdf: PdfExtractor;
 }
 
-/** The service's shared helpers, on `owner`'s share; tests pass their own. */
-export function contentReaders(owner: string, own: Partial<Omit<ContentReaders, "owner">> = {}): ContentReaders {
-  return { owner, html: own.html ?? sharedConverter(), pdf: own.pdf ?? sharedPdfExtractor() };
+export interface ContentReaders extends ContentHelpers {
+  owner: string;
+}
+
+/** A service's helpers (none is started until a conversion needs one). */
+export function contentHelpers(): ContentHelpers {
+  return { html: new HtmlConverter(), pdf: new PdfExtractor() };
+}
+
+export function closeContentHelpers(helpers: ContentHelpers): void {
+  helpers.html.close();
+  helpers.pdf.close();
+}
+
+/** `helpers` on `owner`'s share. */
+export function contentReaders(owner: string, helpers: ContentHelpers): ContentReaders {
+  return { owner, html: helpers.html, pdf: helpers.pdf };
 }

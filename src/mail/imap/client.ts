@@ -1,7 +1,11 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
-// is a round trip the user waits for on a first call (20-100 ms each to a real provider), and
-// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current.
+// is a round trip the user waits for on a first call (20-100 ms each to a real provider),
+// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
+// bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
+// BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { MAX_COMMAND_BYTES } from "./response-limits.ts";
+import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking {
@@ -14,6 +18,13 @@ export interface ViewTracking {
   selects: number;
   /** Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH: another client changed the folder. */
   changes: number;
+  /**
+   * The highest HIGHESTMODSEQ response code (RFC 7162 §3.1.2.1, §3.2.10) seen since the folder was
+   * selected, in a SELECT's answer or a command's tagged OK; 0n when none.
+   */
+  highestModseq: bigint;
+  /** When set, the UIDs of VANISHED (EARLIER) responses (RFC 7162 §3.2.10) are collected here. */
+  earlier?: number[];
 }
 
 export interface ClientOptions {
@@ -23,14 +34,23 @@ export interface ClientOptions {
    * it and report such a failure on their first command instead.
    */
   probeAfterLogin: boolean;
+  /** With an access token: the SASL mechanism to use when the server offers both (imapflow would take OAUTHBEARER). */
+  sasl?: "xoauth2" | "oauthbearer";
 }
 
 type Internals = {
   run(command: string, ...args: unknown[]): Promise<unknown>;
   upgradeToSTARTTLS(): Promise<unknown>;
   authenticate(): Promise<unknown>;
+  failProtocol(err: Error): void;
+  /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
+  currentRequest: object | false;
   usable: boolean;
 };
+
+
+/** Responses handled between two turns of the event loop (~80 µs of parsing each). */
+const YIELD_EVERY = 50;
 
 let ctor: Promise<new (o: ImapFlowOptions, c: ClientOptions) => ImapFlow & ViewTracking> | undefined;
 
@@ -40,14 +60,23 @@ async function load() {
   class TrackedImapFlow extends ImapFlow implements ViewTracking {
     selects = 0;
     changes = 0;
+    highestModseq = 0n;
+    earlier?: number[];
     readonly #client: ClientOptions;
 
     streamError?: Error & { code?: string };
+    /** Bytes received so far in answer to the command in flight. */
+    #command: { request: object | false; bytes: number } = { request: false, bytes: 0 };
+    #responses = 0;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
       this.#client = client;
       this.on("error", (err: Error & { code?: string }) => { this.streamError ??= err; });
+      (this as unknown as { sectionHandlers: Record<string, (s: Array<{ value?: unknown }>) => void> }).sectionHandlers.HIGHESTMODSEQ = (section) => {
+        const value = section[0]?.value;
+        if (typeof value === "string" && /^\d{1,20}$/.test(value) && BigInt(value) > this.highestModseq) this.highestModseq = BigInt(value);
+      };
     }
 
     // imapflow's own start sends CAPABILITY, ID (twice on some servers), NAMESPACE, COMPRESS and
@@ -59,6 +88,7 @@ async function load() {
       await self.run("CAPABILITY");
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
+      chooseOAuthMechanism(this.capabilities, this.#client.sasl);
       await self.authenticate();
       await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
@@ -71,11 +101,36 @@ async function load() {
     // full one. A missing folder still fails the SELECT, and imapflow then LISTs to say so.
     override async mailboxOpen(...args: Parameters<ImapFlow["mailboxOpen"]>) {
       this.selects++;
+      this.highestModseq = 0n; // the SELECT's own answer says it anew
       const [path] = args;
       const key = typeof path === "string" && path.toUpperCase() === "INBOX" ? "INBOX" : path;
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
       if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
+    }
+
+    // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
+    // the connection is failed as a protocol error: the command in flight learns "connection
+    // closed", the pool reads the reason from streamError (./pool.ts), and nothing more is read.
+    // Every YIELD_EVERY responses the event loop gets a turn: imapflow's parser and reader hand
+    // responses on through promises and nextTick, so a long answer (50,000 LIST lines) otherwise
+    // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
+    async handleResponse(data: ResponseItem): Promise<boolean> {
+      if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const self = this as unknown as Internals;
+      const request = self.currentRequest;
+      if (request) {
+        if (request !== this.#command.request) this.#command = { request, bytes: 0 };
+        this.#command.bytes += data.payload.length + (data.literals ?? []).reduce((n, l) => n + l.length, 0);
+        if (this.#command.bytes > MAX_COMMAND_BYTES) {
+          const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
+          this.streamError ??= err;
+          self.failProtocol(err);
+          return false;
+        }
+      }
+      guardStructure(data);
+      return (ImapFlow.prototype as any).handleResponse.call(this, data);
     }
 
     async untaggedExists(...args: unknown[]) {
@@ -88,8 +143,18 @@ async function load() {
       return (ImapFlow.prototype as any).untaggedExpunge.apply(this, args);
     }
 
+    // With QRESYNC enabled the server reports expunges as VANISHED (RFC 7162 §3.2.10): without
+    // (EARLIER) it replaces EXPUNGE and lowers the message count, which imapflow 2.1.2 leaves as it
+    // was; (EARLIER) answers our own CHANGEDSINCE query and changes nothing.
     async untaggedVanished(...args: unknown[]) {
+      const [untagged] = args as [{ attributes?: Array<{ value?: unknown } | Array<{ value?: unknown }>> }];
+      const attrs = untagged?.attributes ?? [];
+      const earlier = Array.isArray(attrs[0]) && attrs[0].some((a) => String(a.value).toUpperCase() === "EARLIER");
+      const set = (attrs.at(-1) as { value?: unknown } | undefined)?.value;
+      const uids = typeof set === "string" ? expandSet(set) : [];
+      if (earlier) return void this.earlier?.push(...uids);
       this.changes++;
+      if (this.mailbox && uids.length) this.mailbox.exists = Math.max(0, this.mailbox.exists - uids.length);
       return (ImapFlow.prototype as any).untaggedVanished.apply(this, args);
     }
 
@@ -101,6 +166,16 @@ async function load() {
   return TrackedImapFlow;
 }
 
+/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
+function expandSet(set: string): number[] {
+  const out: number[] = [];
+  for (const part of set.split(",")) {
+    const [a = 0, b = a] = part.split(":").map(Number);
+    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
+  }
+  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
+}
+
 /**
  * LOGIN (RFC 3501 §6.2.3) is one round trip; imapflow prefers AUTHENTICATE PLAIN or LOGIN, which without
  * SASL-IR (RFC 4959, which imapflow does not use) take two or three. imapflow's choice stays for passwords LOGIN cannot
@@ -110,6 +185,17 @@ function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]):
   if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
   if (caps.has("LOGINDISABLED")) return;
   if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
+}
+
+/**
+ * imapflow picks OAUTHBEARER whenever the server offers it; a provider configured for XOAUTH2 (the
+ * one Microsoft and Google document) gets XOAUTH2. Only the pre-login capability list is touched:
+ * the CAPABILITY after login replaces it.
+ */
+function chooseOAuthMechanism(caps: Map<string, unknown>, sasl: ClientOptions["sasl"]): void {
+  if (!sasl || !caps.has("AUTH=OAUTHBEARER") || !(caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"))) return;
+  if (sasl === "xoauth2") caps.delete("AUTH=OAUTHBEARER");
+  else { caps.delete("AUTH=XOAUTH2"); caps.delete("AUTH=XOAUTH"); }
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {

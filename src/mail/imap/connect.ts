@@ -46,7 +46,8 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
  */
 export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, probeAfterLogin = true): Promise<ImapFlow & ViewTracking> {
   const target = await connectTarget(account.imap, account.requirePublicHosts ?? false);
-  const client = await createImapClient(imapOptions(account, t, target), { probeAfterLogin });
+  const sasl = account.auth.kind === "oauth2" ? account.auth.sasl : undefined;
+  const client = await createImapClient(imapOptions(account, t, target), { probeAfterLogin, sasl });
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {

@@ -5,7 +5,7 @@
 import type { MailAccount, ServerEndpoint } from "../account.ts";
 import { cleanLine } from "../content/sanitize.ts";
 import { MailError } from "../errors.ts";
-import { RESPONSE_LIMITS } from "./response-limits.ts";
+import { MAX_COMMAND_BYTES, RESPONSE_LIMITS } from "./response-limits.ts";
 
 /** Codes imapflow and the socket use for a deadline that passed while connecting. */
 const CONNECT_TIMEOUT = ["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "UPGRADE_TIMEOUT", "ETIMEOUT", "ETIMEDOUT"];
@@ -47,14 +47,20 @@ export function hostNotFound(host: string, provider: string | undefined, customA
  * For a tool call on a pooled connection: maps an imapflow/socket error to a MailError; errors that
  * are not the mail server's pass through.
  */
-export function toMailError(err: unknown, account: Pick<MailAccount, "imap"> & Partial<Pick<MailAccount, "provider">>, timeoutMs: number): unknown {
+export function toMailError(err: unknown, account: Pick<MailAccount, "imap"> & Partial<Pick<MailAccount, "provider" | "auth">> & { signedIn?: boolean },
+  timeoutMs: number): unknown {
   if (err instanceof MailError || typeof err !== "object" || err === null) return err;
   const e = err as ImapErrorLike;
   const where = `${account.imap.host}:${account.imap.port}`;
   // Exchange accepts LOGIN and fails the next command so (imapflow checks it with NAMESPACE,
   // which pooled connections skip: ./client.ts).
   if (e.authenticationFailed || /User is authenticated but not connected/i.test(e.responseText ?? "")) {
-    return new MailError("auth", "The mail server rejected the stored password (it may have been changed or revoked): reconnect the mailbox with a new app password.");
+    return new MailError("auth", account.signedIn ?? account.auth?.kind === "oauth2"
+      ? "The mail server refused this mailbox's sign-in token (IMAP may have been turned off for the mailbox, or the sign-in withdrawn at the provider): reconnect the mailbox."
+      : "The mail server rejected the stored password (it may have been changed or revoked): reconnect the mailbox with a new app password.");
+  }
+  if (e.code === "CommandTooLarge") {
+    return new MailError("protocol", `The mail server ${where} sent more than ${MAX_COMMAND_BYTES / 1024 / 1024} MB in answer to one request, more than this server accepts for any tool, so it stopped reading and closed the connection. Ask for fewer messages (a smaller limit); if it keeps happening, the server is misbehaving.`);
   }
   if (e.code && TOO_LARGE.has(e.code)) {
     return new MailError("protocol", `The mail server ${where} sent a response larger than this server accepts (at most ${RESPONSE_LIMITS.maxLiteralSize / 1024 / 1024} MB), so the connection was closed. If the message is that large, read it in your mail program.`);

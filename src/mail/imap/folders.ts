@@ -2,6 +2,7 @@
 // folder arguments, and the "folder X does not exist" errors that name the folders that do.
 import type { ImapFlow, ListResponse } from "imapflow";
 import { MailError } from "../errors.ts";
+import { listBounded } from "./list.ts";
 
 export type SpecialUse = "\\Drafts" | "\\Sent" | "\\Trash" | "\\Archive" | "\\Junk" | "\\All";
 
@@ -34,8 +35,15 @@ export async function resolveFolderName(client: ImapFlow, name: string, argument
   return cachedSpecialUse(client, use) ?? (await requireSpecialUse(client, use, argument));
 }
 
+/** The folders (at most MAX_FOLDERS of them: ./list.ts), without counts or subscriptions. */
 export async function listFolders(client: ImapFlow): Promise<ListResponse[]> {
-  return client.list();
+  return (await listBounded(client)).folders;
+}
+
+/** Folder paths for an error message: the first 100, and how many more (a server may list thousands). */
+export function someNames(paths: string[]): string {
+  const shown = paths.slice(0, 100).join(", ");
+  return paths.length > 100 ? `${shown} and ${paths.length - 100} more (list_mailboxes lists them)` : shown;
 }
 
 // Server-reported attributes (RFC 6154 SPECIAL-USE) beat imapflow's guesses from localized names:
@@ -54,11 +62,33 @@ export function findSpecialUse(folders: ListResponse[], use: SpecialUse): ListRe
 // A LIST per send or draft is ~1 ms of a ~5 ms local call; folder roles almost never change, so the
 // path is kept per connection for a minute, and a failed APPEND to a kept path re-lists (../write/append.ts).
 const SPECIAL_TTL_MS = 60_000;
-const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string; at: number }>>();
+/** null: the mailbox had no folder of that use at that time. */
+const specialCache = new WeakMap<ImapFlow, Map<SpecialUse, { path: string | null; at: number }>>();
+
+const freshHit = (client: ImapFlow, use: SpecialUse) => {
+  const hit = specialCache.get(client)?.get(use);
+  return hit && Date.now() - hit.at < SPECIAL_TTL_MS ? hit : undefined;
+};
 
 export function cachedSpecialUse(client: ImapFlow, use: SpecialUse): string | undefined {
-  const hit = specialCache.get(client)?.get(use);
-  return hit && Date.now() - hit.at < SPECIAL_TTL_MS ? hit.path : undefined;
+  return freshHit(client, use)?.path ?? undefined;
+}
+
+const USES: SpecialUse[] = ["\\Drafts", "\\Sent", "\\Trash", "\\Archive", "\\Junk", "\\All"];
+
+/**
+ * The folders of several uses at once, null for a use the mailbox lacks: from the per-connection
+ * cache, or one LIST when any of them is not known, which then remembers every use, absent ones
+ * too (get_thread asks for \Sent, \Archive and \All on every call).
+ */
+export async function specialUsePaths(client: ImapFlow, uses: SpecialUse[]): Promise<Array<string | null>> {
+  if (!uses.every((use) => freshHit(client, use))) {
+    const folders = await listFolders(client);
+    const now = Date.now();
+    const cache = new Map(USES.map((use) => [use, { path: findSpecialUse(folders, use)?.path ?? null, at: now }]));
+    specialCache.set(client, cache);
+  }
+  return uses.map((use) => freshHit(client, use)?.path ?? null);
 }
 
 export const forgetSpecialUse = (client: ImapFlow) => specialCache.delete(client);
@@ -67,7 +97,7 @@ export async function requireSpecialUse(client: ImapFlow, use: SpecialUse, argum
   const folders = await listFolders(client);
   const found = findSpecialUse(folders, use);
   if (!found) {
-    const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path).join(", ");
+    const names = someNames(folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path));
     throw new MailError("not_found", `${argument ? `${argument}: ` : ""}This mailbox has no folder marked ${use}. ` +
       `Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again, or name a folder by its path. Existing folders: ${names}.`);
   }
@@ -85,7 +115,7 @@ export function resolveFolder(folders: ListResponse[], name: string): ListRespon
 /** "Folder X does not exist" with the list of the folders that do, so the caller can pick one. */
 export function unknownFolder(argument: string, name: string, folders: ListResponse[]): MailError {
   const names = folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path);
-  return new MailError("not_found", `${argument}: folder ${JSON.stringify(name)} does not exist. Existing folders: ${names.join(", ")}.`);
+  return new MailError("not_found", `${argument}: folder ${JSON.stringify(name)} does not exist. Existing folders: ${someNames(names)}.`);
 }
 
 /** Every folder path, for error messages that list what exists. */
@@ -96,6 +126,6 @@ export async function folderPaths(client: ImapFlow): Promise<string[]> {
 /** A folder the lock could not select: the message lists what exists. */
 export async function folderNotFound(client: ImapFlow, path: string): Promise<MailError> {
   const paths = await folderPaths(client).catch(() => [] as string[]);
-  const known = paths.length ? ` Folders: ${paths.join(", ")}.` : "";
+  const known = paths.length ? ` Folders: ${someNames(paths)}.` : "";
   return new MailError("not_found", `Folder "${path}" does not exist.${known} Use list_mailboxes for the exact paths.`);
 }

@@ -87,7 +87,7 @@ function current(client: ImapFlow, path: string): MailboxObject {
 }
 
 /** fn, and fn again if the server reported a change while it ran (see Freshness). */
-async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
+export async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
   const before = t.changes;
   try {
     const first = await fn();
@@ -102,12 +102,16 @@ async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promis
  * FETCH, keeping only the answers to this command. A server may push FETCH responses for other
  * messages (another client changed their flags) in the middle of ours (RFC 3501 §7.4.2); imapflow
  * yields those too. They are dropped here, counted as a change, and so never reach a result.
+ * `requireStructure`: an answer without BODYSTRUCTURE is someone else's too (when it is what was asked for).
  */
-export async function fetchOwn(client: ImapFlow, range: string, query: FetchQueryObject, byUid: boolean, wanted?: Set<number>): Promise<FetchMessageObject[]> {
+export async function fetchOwn(
+  client: ImapFlow, range: string, query: FetchQueryObject, byUid: boolean, wanted?: Set<number>, requireStructure = false,
+): Promise<FetchMessageObject[]> {
   const own = new Map<number, FetchMessageObject>();
   const t = tracking(client);
   for await (const msg of client.fetch(range, query, { uid: byUid })) {
-    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source);
+    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
+      (!requireStructure || msg.bodyStructure);
     if (!complete || (wanted && !wanted.has(msg.uid)) || own.has(msg.uid)) {
       if (t) t.changes++;
       continue;

@@ -42,8 +42,8 @@ export type Opener = (account: MailAccount, t: ImapTimeouts) => Promise<ImapFlow
 
 interface Entry {
   client: ImapFlow | null;
-  /** The account the client was opened with: for error messages (host, port) only. */
-  where: Pick<MailAccount, "imap" | "provider"> | null;
+  /** The account the client was opened with: for error messages (host, port, password or sign-in) only. */
+  where: (Pick<MailAccount, "imap" | "provider"> & { signedIn: boolean }) | null;
   opening: Promise<ImapFlow> | null;
   active: number;
   lastUsed: number;
@@ -127,7 +127,7 @@ export class ImapPool {
   private async connect(tokenId: string, entry: Entry, load: AccountLoader): Promise<ImapFlow> {
     this.makeRoom();
     const account = await load();
-    entry.where = { imap: account.imap, provider: account.provider };
+    entry.where = { imap: account.imap, provider: account.provider, signedIn: account.auth.kind === "oauth2" };
     const client = await this.open(account, this.options);
     this.counts.opened++;
     if (this.entries.get(tokenId) !== entry) {

@@ -1,10 +1,12 @@
 // Which parts of a message make its readable body, in order, as a careful mail client shows them.
 // HTML stays HTML here: converting it is costly and runs off the event loop (../content/html-text/).
 import { libmime } from "./libs.ts";
+import { stripTags } from "../content/html-text/strip.ts";
 import { formatAddress } from "../read/display-addresses.ts";
 import { isMessageType, type MimePart, type ParsedMessage } from "./tree.ts";
 
-export type Segment = { kind: "text"; text: string } | { kind: "html"; html: string };
+/** An HTML segment may carry a note for body_note (why it was read rather than its text sibling). */
+export type Segment = { kind: "text"; text: string } | { kind: "html"; html: string; note?: string };
 
 /** The body of a message: its text parts, HTML parts (to convert), and attached messages' text. */
 export function bodySegments(message: ParsedMessage): Segment[] {
@@ -33,7 +35,35 @@ function render(part: MimePart): Segment[] {
 function pickAlternative(children: MimePart[]): Segment[] {
   const hasContent = (s: Segment[]) => s.some((seg) => (seg.kind === "text" ? seg.text : seg.html).trim());
   const rendered = children.map(render).filter(hasContent); // a blank text alternative is no alternative
-  return rendered.find((s) => s.every((seg) => seg.kind === "text")) ?? rendered.at(-1) ?? [];
+  const text = rendered.find((s) => s.every((seg) => seg.kind === "text"));
+  const richest = rendered.at(-1) ?? [];
+  if (text && text !== richest && isStubOf(text, richest)) return richest.map((seg, i) => (seg.kind === "html" && i === 0 ? { ...seg, note: STUB_NOTE } : seg));
+  return text ?? richest;
+}
+
+const STUB_NOTE = "The plain-text part of this message only pointed to a browser view of it; its HTML part was read instead.";
+
+// A "view this email in your browser" text part: short, pointing to a web view or saying the
+// reader needs HTML, while the HTML sibling says far more. Phrases in English, German, French,
+// Spanish; or text that is little more than links.
+const BROWSER_VIEW = new RegExp([
+  String.raw`(view|read|see|open)[^.
+]{0,40}(browser|online|web ?version|on the web)`,
+  String.raw`(web|online|html)[ -]?version`, String.raw`html[- ](capable|compatible|enabled|viewer|e-?mail)`,
+  String.raw`(does ?n[o']t|cannot|can[' ]?t|unable to)[^.
+]{0,30}(display|show|read|support|view)[^.
+]{0,30}html`,
+  String.raw`im browser`, String.raw`dans (votre|le) navigateur`, String.raw`en (tu|el|su) navegador`,
+].join("|"), "i");
+
+/** Whether a text alternative is only a stub of its HTML sibling (see STUB_NOTE). */
+export function isStubOf(text: Segment[], html: Segment[]): boolean {
+  const plain = text.map((s) => (s.kind === "text" ? s.text : "")).join("\n").trim();
+  if (plain.length > 600 || !html.some((s) => s.kind === "html")) return false;
+  const htmlText = html.map((s) => (s.kind === "html" ? stripTags(s.html, 0, 4 * plain.length + 1000) : s.text)).join("\n");
+  if (htmlText.length < Math.max(3 * plain.length, plain.length + 200)) return false;
+  const words = plain.replace(/https?:\/\/\S+/g, "").replace(/[^\p{L}]+/gu, "");
+  return BROWSER_VIEW.test(plain) || (/https?:\/\//.test(plain) && words.length < 40);
 }
 
 /**

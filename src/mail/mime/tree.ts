@@ -25,17 +25,29 @@ export interface MimePart {
 export interface ParsedMessage {
   headers: HeaderView;
   root: MimePart;
+  /** Parts nested deeper than MAX_NESTING were left out. */
+  tooDeep: boolean;
+  /** Parts past the first MAX_PARTS were left out. */
+  tooMany: boolean;
 }
 
 // Embedded messages nest (a forward of a forward of a digest…); past this depth they are listed
 // but not opened, so a crafted message cannot make the parser recurse without end.
 const MAX_DEPTH = 8;
+// Multiparts nest too: parts deeper than this are left out (with what they hold), so every walk
+// of the tree (numbering, the body, the attachment list) stays far inside the call stack. Real
+// mail nests a few levels; Dovecot itself describes at most 100 (issue 19, item 12).
+export const MAX_NESTING = 100;
+// Parts read at most (mailsplit's own default is 1,000): a message of 10,000 parts is read whole
+// when its server's structure could not be (issue 19, item 11), in ~100 ms fed in slices.
+export const MAX_PARTS = 20_000;
 const TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 
 interface RawNode {
   node: MimeNode;
   part: MimePart;
   chunks: Buffer[];
+  depth: number;
 }
 
 /**
@@ -43,30 +55,43 @@ interface RawNode {
  * the part number of the message/rfc822 part an embedded message sits in ("" at the top).
  */
 export async function parseMessage(source: Buffer, prefix = "", depth = 0): Promise<ParsedMessage> {
-  const nodes = await split(source);
+  const { nodes, tooDeep, tooMany } = await split(source);
   const top = nodes[0];
-  if (!top) return { headers: headerView(false), root: emptyPart(prefix) };
-  for (const n of nodes) n.part.content = decodeTransfer(Buffer.concat(n.chunks), n.node.encoding);
-  number(top.part, prefix, true);
-  for (const { part } of nodes) {
-    if (isMessageType(part.type) && depth < MAX_DEPTH) part.message = await parseMessage(part.content, part.part, depth + 1);
+  if (!top) return { headers: headerView(false), root: emptyPart(prefix), tooDeep, tooMany };
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    n.part.content = decodeTransfer(Buffer.concat(n.chunks), n.node.encoding);
+    if (i % 1000 === 999) await turn();
   }
-  return { headers: headerView(top.node.headers), root: top.part };
+  number(top.part, prefix, true);
+  const result: ParsedMessage = { headers: headerView(top.node.headers), root: top.part, tooDeep, tooMany };
+  for (const { part } of nodes) {
+    if (!isMessageType(part.type) || depth >= MAX_DEPTH) continue;
+    part.message = await parseMessage(part.content, part.part, depth + 1);
+    result.tooDeep ||= part.message.tooDeep;
+    result.tooMany ||= part.message.tooMany;
+  }
+  return result;
 }
 
 export const isMessageType = (type: string) => type === "message/rfc822" || type === "message/global";
 
-function split(source: Buffer): Promise<RawNode[]> {
-  return new Promise((resolve) => {
+function split(source: Buffer): Promise<{ nodes: RawNode[]; tooDeep: boolean; tooMany: boolean }> {
+  return new Promise((done) => {
+    let tooDeep = false;
+    let tooMany = false;
+    const resolve = (nodes: RawNode[]) => done({ nodes, tooDeep, tooMany });
     // ignoreEmbedded: an attached message is one leaf here; parseMessage opens it itself, so
     // encoded or digest-default messages are read the same way as plain ones.
-    const splitter = new (mailsplit().Splitter)({ ignoreEmbedded: true });
+    const splitter = new (mailsplit().Splitter)({ ignoreEmbedded: true, maxChildNodes: MAX_PARTS });
     const nodes: RawNode[] = [];
     const byNode = new Map<unknown, RawNode>();
     splitter.on("data", (chunk: MimeNode | { type: "body" | "data"; node: MimeNode; value: Buffer }) => {
       if (chunk.type === "node") {
-        const raw: RawNode = { node: chunk, part: toPart(chunk), chunks: [] };
-        byNode.get(chunk.parentNode)?.part.children.push(raw.part);
+        const parent = byNode.get(chunk.parentNode);
+        if (chunk.parentNode && (!parent || parent.depth >= MAX_NESTING)) return void (tooDeep = true); // left out, with its body
+        const raw: RawNode = { node: chunk, part: toPart(chunk), chunks: [], depth: parent ? parent.depth + 1 : 0 };
+        parent?.part.children.push(raw.part);
         byNode.set(chunk, raw);
         nodes.push(raw);
       } else if (chunk.type === "body") {
@@ -75,22 +100,28 @@ function split(source: Buffer): Promise<RawNode[]> {
     });
     const stream: NodeJS.EventEmitter = splitter; // its typings declare only the "data" event
     stream.once("end", () => resolve(nodes));
-    stream.once("error", () => resolve(nodes)); // keep what was read: a broken tail loses only itself
+    stream.once("error", (err: Error) => { // keep what was read: a broken tail loses only itself
+      tooMany = /child nodes/i.test(err?.message ?? "");
+      resolve(nodes);
+    });
     feed(splitter, source).catch(() => resolve(nodes));
   });
 }
 
 // Fed in slices with a turn of the event loop between them: splitting 4 MB in one go holds the
-// loop for ~25 ms, which other users' requests would wait out.
-const SLICE = 256 * 1024;
+// loop for ~25 ms, which other users' requests would wait out, and a slice of many small parts
+// costs far more than its size says (256 KB of 10,000-part message held it ~130 ms; 32 KB, ~15).
+const SLICE = 32 * 1024;
 async function feed(splitter: Splitter, source: Buffer): Promise<void> {
   let at = 0;
   for (; source.length - at > SLICE; at += SLICE) {
     splitter.write(source.subarray(at, at + SLICE));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await turn();
   }
   splitter.end(source.subarray(at));
 }
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function toPart(node: MimeNode): MimePart {
   const declared = node.headers && node.headers.get("Content-Type").length ? String(node.contentType || "") : "";

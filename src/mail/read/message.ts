@@ -2,13 +2,14 @@
 // the MIME tree (../mime/) and converting HTML (../content/html-text/, in a worker thread) happen after it is
 // released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
-import { attachmentsOf, type AttachmentInfo } from "./attachment-list.ts";
+import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
-import { contentReaders, type ContentReaders } from "../content/readers.ts";
+import type { HtmlFormat } from "../content/html-text/converter.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
-import { parseMessage } from "../mime/tree.ts";
+import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
 import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
 
@@ -20,15 +21,23 @@ export interface FullEmail extends Summary {
   reply_to: Address[];
   body_text: string;
   truncated: boolean;
+  /** Where the rest of the body begins (characters), when more remains; else null. */
+  next_offset: number | null;
   /** Why body_text is a simplified rendering (HTML too complex, too long), or null. */
   body_note: string | null;
   attachments: AttachmentInfo[];
+  /** Attachments left out of `attachments` (past 1,000 of them, or ~96 KB of list). */
+  attachments_omitted: number;
 }
 
 export interface EmailQuery {
   folder: string;
   uid: number;
   maxChars: number;
+  /** Characters into the body (default 0). */
+  offset?: number;
+  /** How HTML parts are rendered (default text). */
+  format?: HtmlFormat;
 }
 
 // A message up to this size is fetched whole and parsed in one round trip. A larger one (big
@@ -47,7 +56,7 @@ interface Fetched {
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
-export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders = contentReaders("")): Promise<FullEmail> {
+export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
   const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
@@ -61,32 +70,54 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
   await breathe();
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
   await breathe();
-  const body = await readable(segments, q.maxChars, readers);
-  const { text, truncated } = window(body.text, q.maxChars);
+  const offset = q.offset ?? 0;
+  const body = await readable(segments, offset + q.maxChars, readers, q.format);
+  if (!f.structure && !f.whole) body.notes.push(UNREADABLE_LARGE);
+  if (parsed.tooDeep) body.notes.push(TOO_DEEP);
+  if (parsed.tooMany) body.notes.push(TOO_MANY);
+  const { text, nextOffset } = window(body.text, q.maxChars, offset);
+  const listed = capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
   return {
     ...f.summary,
     in_reply_to: parsed.headers.inReplyTo(),
     references: parsed.headers.references(),
     reply_to: parsed.headers.addresses("reply-to"),
     body_text: text,
-    truncated: truncated || (f.large?.cut ?? false),
+    truncated: nextOffset !== null || (f.large?.cut ?? false),
+    next_offset: nextOffset,
     body_note: body.notes.join(" ") || null,
-    attachments: attachmentsOf(f.structure, f.whole ? parsed : null),
+    attachments: listed.attachments,
+    attachments_omitted: listed.omitted,
   };
 }
+
+export const TOO_MANY = `Only the first ${MAX_PARTS} parts of this message were read.`;
+export const TOO_DEEP = `Parts nested more than ${MAX_NESTING} levels deep are left out (no mail program nests so deep).`;
+
+// Without a readable structure (../imap/structure-guard.ts) a message is read from its own MIME,
+// which is fetched whole only up to WHOLE_MESSAGE_LIMIT.
+const UNREADABLE_LARGE = "This message's structure is too large or nested too deeply to read, and the message is over 4 MB, " +
+  "so its text and attachments could not be found. Open it in a mail program.";
 
 // Each step on a 4 MB message costs the event loop ~10-25 ms; letting other requests in between
 // keeps one message from adding them up into one long stall.
 const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The body segments as one text: HTML converted (bounded, off the event loop), enough for max_chars. */
-export async function readable(segments: Segment[], maxChars: number, readers: ContentReaders): Promise<{ text: string; notes: string[] }> {
+/**
+ * The body segments as one text: HTML converted (bounded, off the event loop), enough for `need`
+ * characters (offset + max_chars). What comes before `need` never depends on `need`, so pieces
+ * read at different offsets fit together exactly.
+ */
+export async function readable(
+  segments: Segment[], need: number, readers: ContentReaders, format: HtmlFormat = "text",
+): Promise<{ text: string; notes: string[] }> {
   const parts: string[] = [];
   const notes: string[] = [];
   let length = 0;
   for (const seg of segments) {
-    if (length > 2 * maxChars) break; // the window cannot show more
-    const t = seg.kind === "text" ? { text: seg.text, note: null } : await htmlToText(seg.html, maxChars, readers);
+    if (length > 2 * need) break; // the window cannot show more
+    const t = seg.kind === "text" ? { text: seg.text, note: null } : await htmlToText(seg.html, need, readers, format);
+    if (seg.kind === "html" && seg.note) notes.push(seg.note);
     if (t.note) notes.push(t.note);
     const trimmed = t.text.replace(/\s+$/, "");
     if (trimmed) parts.push(trimmed);
@@ -106,7 +137,7 @@ function headerBlock(source: Buffer): Buffer {
 const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
 
 /** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
-function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
+export function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
   const nodes: MessageStructureObject[] = [];
   const walk = (n: MessageStructureObject) => {
     if (n.childNodes?.length) n.childNodes.forEach(walk);
@@ -132,7 +163,7 @@ export function renumber(n: MessageStructureObject, prefix: string, messageRoot:
 }
 
 /** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
-export async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
+async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
   const node = textNode(root);
   if (!node) return null;
   const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });
@@ -145,15 +176,32 @@ export async function largeTextPart(client: ImapFlow, uid: number, root: Message
 }
 
 // cleanText on megabytes would cost the event loop tens of ms for text the window drops anyway:
-// only a generous prefix is cleaned (what is cut off makes the result truncated).
-const precut = (maxChars: number) => 2 * maxChars + 4096;
+// only a generous prefix is cleaned. Cleaning is character by character (line ends aside), so the
+// cleaned prefix is the prefix of the cleaned whole, and pieces at different offsets fit together.
+const precut = (end: number) => 2 * end + 4096;
 
-/** At most maxChars characters (code points, so a surrogate pair is never split), cleaned for a model. */
-export function window(raw: string, maxChars: number): { text: string; truncated: boolean } {
-  const cut = raw.length > precut(maxChars);
-  const text = cleanText(cut ? raw.slice(0, precut(maxChars)) : raw).replace(/\s+$/, "");
-  if (text.length <= maxChars) return { text, truncated: cut };
+export interface Window {
+  text: string;
+  /** More follows (or a cap cut the text). */
+  truncated: boolean;
+  /** Where the next piece begins, in characters; null when the rest is only whitespace. */
+  nextOffset: number | null;
+}
+
+/**
+ * Characters offset .. offset + maxChars of `raw` (code points, so a surrogate pair is never split),
+ * cleaned for a model; trailing whitespace of the whole is dropped.
+ */
+export function window(raw: string, maxChars: number, offset = 0): Window {
+  const end = offset + maxChars;
+  let limit = precut(end);
+  if (limit < raw.length && /[\ud800-\udbff]/.test(raw[limit - 1]!)) limit--; // never half a pair
+  const cut = raw.length > limit;
+  const cleaned = cleanText(cut ? raw.slice(0, limit) : raw);
+  const text = cut ? cleaned : cleaned.replace(/\s+$/, "");
+  if (!cut && offset === 0 && text.length <= maxChars) return { text, truncated: false, nextOffset: null };
   const chars = Array.from(text);
-  if (chars.length <= maxChars) return { text, truncated: cut };
-  return { text: chars.slice(0, maxChars).join(""), truncated: true };
+  const piece = chars.slice(offset, end);
+  const more = cut || chars.length > end;
+  return { text: piece.join(""), truncated: more, nextOffset: more ? offset + piece.length : null };
 }

@@ -62,7 +62,9 @@ export function fixedSummary(msg: FetchMessageObject, folder: string): FixedSumm
     to: displayAddresses(env.to),
     cc: displayAddresses(env.cc),
     date: isoDate(env.date, msg.internalDate),
-    has_attachments: attachmentNodes(msg.bodyStructure).length > 0,
+    // No structure: it was too large or too deep to read (../imap/structure-guard.ts), which only
+    // messages of very many parts are: they have attachments.
+    has_attachments: msg.bodyStructure ? attachmentNodes(msg.bodyStructure).length > 0 : true,
     size: msg.size ?? 0,
   };
 }

@@ -26,6 +26,11 @@ export function smtpError(err: unknown, account: MailAccount): MailError {
   switch (e.code) {
     case "EAUTH":
     case "ENOAUTH":
+      if (account.auth.kind === "oauth2") {
+        return new MailError("auth", `The SMTP server ${server} refused this mailbox's sign-in token (${reply}). Sending with it may be turned off ` +
+          "for the mailbox (in Microsoft 365 an administrator turns on Authenticated SMTP per mailbox), or the sign-in was withdrawn: " +
+          "reconnect the mailbox once that is fixed. Nothing was sent.");
+      }
       return new MailError("auth", `The SMTP server ${server} refused the login (${reply}). The app password may have been revoked or lack SMTP access: reconnect the mailbox. Nothing was sent.`);
     case "ETIMEDOUT":
       return new MailError("timeout", `The SMTP server ${server} did not answer in time, so the message was most likely not sent (it is not in Sent). Try again later.`);

@@ -3,11 +3,11 @@
 // ones (PERMANENTFLAGS holds "\*"), else an error saying which.
 import type { ImapFlow } from "imapflow";
 import { InputError, MailError } from "../errors.ts";
+import { isGmail } from "../imap/capabilities.ts";
 import { withMailbox } from "../imap/mailbox.ts";
 import { encodeMutf7 } from "../imap/mutf7.ts";
 import { unlessRefused } from "../imap/refusal.ts";
 import { checkUids, existingUids } from "../imap/uids.ts";
-import { isGmail } from "./trash.ts";
 import type { MarkResult } from "./flags.ts";
 
 export type LabelKind = "gmail_labels" | "keywords";

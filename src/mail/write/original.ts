@@ -2,7 +2,7 @@
 // (to quote or forward it inline) its readable text, read as get_email reads a body. Small
 // messages are fetched whole; a larger one (big attachments) only its text part, so forwarding a
 // 20 MB message does not download it twice.
-import { contentReaders, type ContentReaders } from "../content/readers.ts";
+import type { ContentReaders } from "../content/readers.ts";
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import type { ReplySource } from "../compose/message.ts";
 import type { QuotedSource } from "../compose/quote.ts";
@@ -13,7 +13,8 @@ import { bodySegments } from "../mime/body.ts";
 import { firstMessageId } from "../mime/message-ids.ts";
 import { parseMessage } from "../mime/tree.ts";
 import { attachmentsOf, type AttachmentInfo } from "../read/attachment-list.ts";
-import { largeTextPart, readable, window } from "../read/message.ts";
+import { readable, window } from "../read/message.ts";
+import { textPartOf } from "../read/text-part.ts";
 import { SUMMARY_QUERY, toSummary } from "../read/summary.ts";
 
 export interface Original extends QuotedSource, ReplyOriginal {
@@ -31,16 +32,18 @@ export interface Original extends QuotedSource, ReplyOriginal {
 const WHOLE_LIMIT = 1024 * 1024;
 /** How much of the original's text a quote or an inline forward carries (a `[…]` line says when cut). */
 export const QUOTE_MAX_CHARS = 100_000;
+/** The most of a large original's text part downloaded: room for QUOTE_MAX_CHARS in any encoding. */
+const TEXT_PART_BYTES = 8 * QUOTE_MAX_CHARS;
 
 /** `argument` names the tool argument (reply_to_uid, forward_uid) in errors. */
 export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean,
-  content: ContentReaders = contentReaders("")): Promise<Original> {
+  content: ContentReaders): Promise<Original> {
   const f = await withMailbox(client, folder, async (box) => {
     const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to"] });
     if (!msg) throw new MailError("not_found", `${argument}: no message with uid ${uid} in "${box.path}". Use get_recent_emails or search_emails to find its uid.`);
     const size = msg.size ?? 0;
     const whole = withBody && size <= WHOLE_LIMIT ? (await fetchByUid(client, uid, { uid: true, source: true }))?.source ?? null : null;
-    const large = withBody && !whole ? await largeTextPart(client, uid, msg.bodyStructure) : null;
+    const large = withBody && !whole ? await textPartOf(client, uid, msg.bodyStructure, TEXT_PART_BYTES) : null;
     return { summary: toSummary(msg, box.path), headers: msg.headers ?? Buffer.alloc(0), structure: msg.bodyStructure, size, whole, large };
   }, { readOnly: true, freshness: "verify" });
   const parsed = await parseMessage(f.whole ?? f.headers);

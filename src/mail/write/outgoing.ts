@@ -22,8 +22,8 @@ export interface OutgoingDeps {
    * the making (src/mcp/limits/send-budget.ts); returns the release. Absent: no budget (tests).
    */
   reserveAttachments?(bytes: number): () => void;
-  /** HTML→text for quoting an original, on the token's share (src/mail/content/readers.ts). Absent: the shared helpers (tests). */
-  content?: ContentReaders;
+  /** HTML→text for quoting an original, on the token's share (src/mail/content/readers.ts). */
+  content: ContentReaders;
 }
 
 /** For APPEND and SMTP: a blind retry after a dropped connection could do it twice. */

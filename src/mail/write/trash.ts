@@ -3,6 +3,7 @@
 // in their mail app (docs/design.md §6: this server never deletes permanently).
 import type { ImapFlow } from "imapflow";
 import { InputError } from "../errors.ts";
+import { isGmail } from "../imap/capabilities.ts";
 import { cachedSpecialUse, findSpecialUse, listFolders, requireSpecialUse, resolveFolderName } from "../imap/folders.ts";
 import { moveEmails, type MoveResult } from "./move.ts";
 
@@ -29,8 +30,6 @@ export async function archiveEmails(client: ImapFlow, folder: string, uids: numb
   }
   return moveEmails(client, folder, uids, archive);
 }
-
-export const isGmail = (client: ImapFlow) => client.capabilities.has("X-GM-EXT-1");
 
 async function archiveFolder(client: ImapFlow): Promise<string> {
   const cached = cachedSpecialUse(client, "\\Archive") ?? (isGmail(client) ? cachedSpecialUse(client, "\\All") : undefined);

@@ -2,7 +2,7 @@
 // structuredContent for programs, one readable text block for the model.
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
-import { MailError } from "../../mail/errors.ts";
+import { InputError, MailError } from "../../mail/errors.ts";
 
 /** An argument problem the zod schema cannot express (e.g. "give at least one of ..."). Name the argument. */
 export class ToolInputError extends Error {
@@ -38,7 +38,8 @@ export function toolError(message: string): CallToolResult {
  * caller; anything else is logged and hidden, because it may carry internals.
  */
 export function errorResult(err: unknown, tool: string, log: Logger): CallToolResult {
-  if (err instanceof ToolInputError) return toolError(`Invalid arguments for ${tool}: ${err.message}`);
+  // The mail layer's InputError (an argument only the server could judge) reads like ours.
+  if (err instanceof ToolInputError || err instanceof InputError) return toolError(`Invalid arguments for ${tool}: ${err.message}`);
   if (err instanceof MailError || err instanceof BusyError) return toolError(err.message);
   log.error("tool failed", { tool, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
   return toolError(`${tool} failed with an internal error. Try again; if it persists, reconnect the mailbox.`);

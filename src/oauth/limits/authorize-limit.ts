@@ -3,6 +3,8 @@
 // anyone could fill the table and lock every person, the real one included, out of signing in.
 import type { Clock } from "../../clock.ts";
 import type { PendingStore } from "../../store/pending.ts";
+import { OAuthProblem } from "../protocol/errors.ts";
+import type { AdmitFetch } from "../protocol/documents/documents.ts";
 import type { Limiters } from "./rate-limit.ts";
 
 /** Pending requests one client may hold at once (each lives 10 minutes). */
@@ -43,4 +45,19 @@ export async function admitAuthorize(deps: AuthorizeLimitDeps, clientKey: string
   }
   await deps.pending.dropOldest(top.clientKey);
   return null;
+}
+
+/**
+ * The "document-fetch" limit of one client address, for a client metadata document that is not cached
+ * (docs/oauth.md §11): a fetch past it is 429 with Retry-After, like the authorize limit.
+ */
+export function admitDocumentFetch(limits: Pick<Limiters, "document-fetch">, clientKey: string): AdmitFetch {
+  return async () => {
+    const slot = await limits["document-fetch"].reserve([clientKey]);
+    if ("retryAfter" in slot) {
+      throw new OAuthProblem("temporarily_unavailable",
+        `Too many client metadata documents were fetched for your network. Wait ${slot.retryAfter} seconds, then try again.`, 429,
+        { "retry-after": String(slot.retryAfter) });
+    }
+  };
 }

@@ -33,6 +33,11 @@ export const LIMITS = {
    * address with a misconfigured one is rarely refused.
    */
   "token-client-auth": { max: 10, windowMs: 15 * MINUTE },
+  /**
+   * Client metadata documents fetched for GET /oauth/authorize per client address (docs/oauth.md §11):
+   * each opens a connection to a URL the visitor chose. A cached document costs nothing and is not counted.
+   */
+  "document-fetch": { max: 10, windowMs: MINUTE },
   /** POST /oauth/register per client address, every request counted (docs/oauth.md §9). */
   register: { max: 10, windowMs: 60 * MINUTE },
 } as const satisfies Record<string, Window>;

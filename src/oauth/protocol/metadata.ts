@@ -4,11 +4,19 @@
 import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 import { SCOPES } from "../../scopes.ts";
 
+/** What the metadata advertises beyond the contract's document (docs/design.md §2). */
+export interface MetadataOptions {
+  openRegistration?: boolean;
+  clientMetadataDocuments?: boolean;
+}
+
 /**
- * RFC 8414 metadata. Without open registration: the seed's document exactly. With it: the registration
- * endpoint (RFC 7591 §3) and "none" for the public clients registered there, after client_secret_post.
+ * RFC 8414 metadata. With neither switch: the contract's document exactly. Open registration adds the
+ * registration endpoint (RFC 7591 §3); client metadata documents add client_id_metadata_document_supported;
+ * either adds "none" for their public clients, after client_secret_post.
  */
-export function serverMetadata(baseUrl: string, openRegistration = false) {
+export function serverMetadata(baseUrl: string, { openRegistration = false, clientMetadataDocuments = false }: MetadataOptions = {}) {
+  const publicClients = openRegistration || clientMetadataDocuments;
   return {
     issuer: baseUrl,
     authorization_endpoint: `${baseUrl}/oauth/authorize`,
@@ -19,10 +27,11 @@ export function serverMetadata(baseUrl: string, openRegistration = false) {
     grant_types_supported: ["authorization_code"],
     code_challenge_methods_supported: ["S256"],
     // Never client_secret_basic: clients fall back to it when the list is missing (docs/design.md §2).
-    token_endpoint_auth_methods_supported: openRegistration ? ["client_secret_post", "none"] : ["client_secret_post"],
+    token_endpoint_auth_methods_supported: publicClients ? ["client_secret_post", "none"] : ["client_secret_post"],
     scopes_supported: SCOPES,
     // RFC 9207 §3: every authorization response carries `iss` (redirects.ts).
     authorization_response_iss_parameter_supported: true,
+    ...(clientMetadataDocuments ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 

@@ -39,15 +39,29 @@ export function sameLoopbackIgnoringPort(registered: string, requested: string):
 }
 
 /**
- * RFC 6749 §4.1.2: the redirect carries `code` and the unchanged `state`, added to the URI's existing
- * query (§3.1.2 allows a query component, which must be retained). RFC 9207 §2: and `iss`, our issuer
+ * A loopback entry the operator listed in MAILBOX_MCP_EXTRA_REDIRECT_URIS for the configured client
+ * (docs/design.md §3): any port (RFC 8252 §7.3), and any of the loopback names for the listed one,
+ * because the person who wrote `localhost` into the list cannot know that a client says `127.0.0.1`
+ * (Codex CLI does; RFC 8252 §8.3 even recommends it). Every loopback name is the machine that runs
+ * the browser, so the code goes nowhere else; scheme, path and query must still be equal.
+ */
+export function sameLoopbackAnyPortOrName(listed: string, requested: string): boolean {
+  const a = loopbackRedirect(listed);
+  const b = loopbackRedirect(requested);
+  return !!a && !!b && a.pathname === b.pathname && a.search === b.search;
+}
+
+/**
+ * RFC 6749 §4.1.2: the redirect carries `code` and the unchanged `state` — only when the request had one
+ * ("REQUIRED if the state parameter was present"; OAuth 2.1 §4.1.1 lets a PKCE client leave it out) —
+ * added to the URI's existing query (§3.1.2 allows a query component, which must be retained). RFC 9207 §2: and `iss`, our issuer
  * identifier, so a client that uses one callback for many servers (hosted clients do) can tell
  * which server answered: the mix-up defence of RFC 9700 §4.4.
  */
-export function successRedirect(redirectUri: string, code: string, state: string, issuer: string): string {
+export function successRedirect(redirectUri: string, code: string, state: string | null, issuer: string): string {
   const url = new URL(redirectUri);
   url.searchParams.set("code", code);
-  url.searchParams.set("state", state);
+  if (state !== null) url.searchParams.set("state", state);
   url.searchParams.set("iss", issuer);
   return url.href;
 }

@@ -2,12 +2,12 @@
 // server supports (§3.2.1 lets it replace requested values), store the client, answer with its information.
 // Only with MAILBOX_MCP_OPEN_REGISTRATION; the route does not exist otherwise.
 import type { Clock } from "../../clock.ts";
-import { cleanLine } from "../../mail/content/sanitize.ts";
 import type { ClientAuthMethod, RegisteredClient } from "../../store/clients.ts";
 import { hashSecret, randomHex } from "../../store/crypto.ts";
 import { READ_WRITE_SCOPE } from "../../scopes.ts";
 import type { ClientRegistry } from "./clients.ts";
 import { OAuthProblem } from "./errors.ts";
+import { checkFlowFields, clientName, isStringArray, MAX_REDIRECT_URIS, MAX_URI_LENGTH } from "./metadata-fields.ts";
 import { clientKey, type Limiters } from "../limits/rate-limit.ts";
 
 /** Live registrations at most, across all clients. */
@@ -17,9 +17,6 @@ export const CLIENT_IDLE_MS = 30 * 24 * 60 * 60_000;
 /** At the cap, a never-granted registration older than this may be deleted to make room. */
 export const EVICT_UNUSED_AFTER_MS = 60 * 60_000;
 
-const MAX_REDIRECT_URIS = 20;
-const MAX_URI_LENGTH = 2000;
-const MAX_NAME_LENGTH = 100;
 
 /** RFC 7591 §3.2.2: 400 with invalid_redirect_uri or invalid_client_metadata. */
 export class RegistrationError extends OAuthProblem {
@@ -35,7 +32,6 @@ export interface ClientRequest {
 }
 
 const bad = (description: string) => new RegistrationError("invalid_client_metadata", description);
-const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /**
  * Keep the registrable redirect URIs (allowlist, or loopback with any port). A request whose URIs are all
@@ -62,26 +58,14 @@ function authMethod(value: unknown): ClientAuthMethod {
   throw bad("token_endpoint_auth_method must be none or client_secret_post");
 }
 
-function clientName(value: unknown): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== "string") throw bad("client_name must be a string");
-  const name = cleanLine(value); // no control, bidi or invisible characters on the setup form
-  if (name.length > MAX_NAME_LENGTH) throw bad(`client_name must be at most ${MAX_NAME_LENGTH} characters`);
-  return name || null;
-}
-
 /** RFC 7591 §2: the metadata this server understands; anything else is ignored, as the RFC requires. */
 export function parseClientMetadata(body: unknown, registrable: (uri: string) => boolean): ClientRequest {
   if (!body || typeof body !== "object" || Array.isArray(body)) throw bad("the body must be a JSON object of client metadata");
   const m = body as Record<string, unknown>;
-  if (m.grant_types !== undefined && !(isStringArray(m.grant_types) && m.grant_types.includes("authorization_code"))) {
-    throw bad("grant_types must include authorization_code, the only grant this server supports");
-  }
-  if (m.response_types !== undefined && !(isStringArray(m.response_types) && m.response_types.includes("code"))) {
-    throw bad("response_types must include code");
-  }
-  if (m.scope !== undefined && typeof m.scope !== "string") throw bad("scope must be a string");
-  return { redirectUris: redirectUris(m.redirect_uris, registrable), authMethod: authMethod(m.token_endpoint_auth_method), name: clientName(m.client_name) };
+  checkFlowFields(m, bad);
+  return {
+    redirectUris: redirectUris(m.redirect_uris, registrable), authMethod: authMethod(m.token_endpoint_auth_method), name: clientName(m.client_name, bad),
+  };
 }
 
 /** RFC 7591 §3.2.1: the client information and the metadata as registered. The secret appears here once. */

@@ -9,8 +9,11 @@ import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
-import { chooseAccess, scopeFor } from "./access.ts";
+import { chooseAccess, scopeFor, type Access } from "./access.ts";
+import { startSignIn, type SignInStartDeps } from "../upstream/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { chooseSendPolicy } from "./send-choice.ts";
+import type { SendPolicy } from "../../send-policy.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
@@ -40,6 +43,8 @@ export interface ConnectDeps {
   /** Revocation fan-out, for the grants a new connect replaces. */
   events: TokenEvents;
   resolve?: Resolver;
+  /** Sign-in at OAuth mail providers (src/oauth/upstream/): a provider of theirs is sent there instead of a password login. */
+  signIn?: SignInStartDeps;
 }
 
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
@@ -47,6 +52,8 @@ export const MAX_INFLIGHT_LOGINS = 16;
 
 export type ConnectOutcome =
   | { kind: "redirect"; location: string }
+  /** To an OAuth mail provider's sign-in; `binding` is the secret of the cookie that ties its callback to this browser. */
+  | { kind: "sign_in"; location: string; binding: string }
   | { kind: "expired" }
   | { kind: "forbidden" }
   | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
@@ -54,7 +61,7 @@ export type ConnectOutcome =
 /** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
 type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
 
-const form = (pending: PendingRequest, status: FormStatus, message: string, retryAfter?: number): ConnectOutcome =>
+export const form = (pending: PendingRequest, status: FormStatus, message: string, retryAfter?: number): ConnectOutcome =>
   ({ kind: "form", status, message, pending, retryAfter });
 
 /** The slots one admitted attempt holds until it knows its outcome. */
@@ -71,7 +78,7 @@ const tooMany = (pending: PendingRequest, retryAfter: number) =>
  * is awaited. Checking first and counting after the login let 12 concurrent wrong passwords all
  * reach the mail server past a limit of 5.
  */
-async function admit(deps: ConnectDeps, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
+async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
   const failure = await deps.limits["connect-failures"].reserve(keys);
   if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
   const attempt = await deps.limits["connect-attempts"].reserve(keys.slice(0, 1));
@@ -131,35 +138,61 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const pending = fields.request_id ? await deps.pending.get(fields.request_id) : null;
   if (!pending) return { kind: "expired" };
   if (!fields.csrf_token || !deps.pending.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
+  const oauth = deps.signIn?.providers.find(fields.upstream || fields.provider || "");
+  if (oauth) {
+    const started = await startSignIn(deps.signIn!, oauth, pending, fields);
+    return "refused" in started ? form(pending, 400, started.refused) : { kind: "sign_in", ...started };
+  }
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const access = chooseAccess(fields.access, pending.scope);
   if (!access.ok) return form(pending, 400, access.message);
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return form(pending, 400, send.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
+  return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access, send.policy);
+}
+
+/**
+ * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
+ * login; logins at once on this instance), checked — and the verified mailbox matched against
+ * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
+ * callback of an OAuth provider logs in through here too (src/oauth/upstream/callback.ts).
+ */
+export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
   deps.inflight.count++;
-  let failed: ConnectOutcome | null;
   try {
-    failed = await checkAndLogin(deps, account, admitted, pending);
+    return await checkAndLogin(deps, account, admitted, pending);
   } catch (err) {
     await admitted.failure.release();
     throw err;
   } finally {
     deps.inflight.count--;
   }
-  if (failed) return failed;
+}
+
+/**
+ * The login is verified: seal the account into a new grant, issue its code, and send the browser
+ * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
+ * `sendPolicy`: the form's send choice (./send-choice.ts). `signIn`: the provider's name for a grant
+ * that signed in there (what `mailbox-mcp grants` names).
+ */
+export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
+  account: MailAccount, access: Access, sendPolicy: SendPolicy, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
   const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
-  const info = { clientId, scope: scopeFor(access.access), label: { email: account.email, host: account.imap.host } };
+  const label = { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) };
+  const info = { clientId, scope: scopeFor(access), sendPolicy, label };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));

@@ -1,8 +1,8 @@
 // One content helper process (./spawn.ts) as the server sees it: one job at a time, each with a
-// budget of work time and a memory ceiling. The kernel's RLIMIT_DATA is the hard bound; a watchdog
-// reading the process's resident size every 25 ms is the second one (and the only one where the
-// rlimit is not available): past `memoryMb` it kills the process. Either way the job ends as
-// "memory", the process is gone, and the pool starts a new one for the next job.
+// budget of work time and a memory ceiling. The helper's own guard thread kills it past `memoryMb`
+// (./memory-guard.ts); a watchdog here reading its resident size every 25 ms is the second line, a
+// little above. Either way the job ends as "memory", the process is gone, and the pool starts a new
+// one for the next job.
 import { readFileSync } from "node:fs";
 import { encodeFrame, FrameReader } from "./frames.ts";
 import type { HelperRole } from "./roles.ts";
@@ -13,11 +13,12 @@ export type JobOutcome<T> =
   | { ok: false; reason: "timeout" | "memory" | "crash" | "error"; detail?: string };
 
 export interface HelperLimits {
-  /** Resident memory the helper may reach (watchdog), MB. */
+  /** Resident memory the helper may reach, MB. */
   memoryMb: number;
-  /** Its RLIMIT_DATA, MB: above memoryMb, as a process's mapped data exceeds what it touches. */
-  dataMb: number;
 }
+
+/** The server's watchdog acts this far above the ceiling: the helper's own guard is meant to act first. */
+const WATCHDOG_MARGIN = 1.1;
 
 /** An answer is a text of at most a few hundred KB; a helper that sends more is misbehaving. */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -45,7 +46,7 @@ export class HelperProcess<T> {
   exited = false;
 
   constructor(role: HelperRole, private readonly limits: HelperLimits, private readonly onExit: () => void) {
-    this.proc = spawnHelper(role, limits.dataMb);
+    this.proc = spawnHelper(role, limits.memoryMb);
     this.proc.unref(); // an idle helper must not keep the server's process alive
     void this.readAnswers();
     void this.proc.exited.then(() => this.ended());
@@ -98,7 +99,7 @@ export class HelperProcess<T> {
 
   private check(): void {
     const bytes = residentBytes(this.proc.pid);
-    if (bytes !== null && bytes > this.limits.memoryMb * 1024 * 1024) this.stop("memory");
+    if (bytes !== null && bytes > this.limits.memoryMb * WATCHDOG_MARGIN * 1024 * 1024) this.stop("memory");
   }
 
   private async readAnswers(): Promise<void> {
@@ -128,7 +129,9 @@ export class HelperProcess<T> {
 
   private ended(): void {
     this.exited = true;
-    this.settle({ ok: false, reason: this.killedFor ?? "crash", detail: `exit ${this.proc.exitCode ?? this.proc.signalCode}` });
+    // A SIGKILL we did not send is the helper's own memory guard (./memory-guard.ts).
+    const own = this.proc.signalCode === "SIGKILL" ? "memory" : "crash";
+    this.settle({ ok: false, reason: this.killedFor ?? own, detail: `exit ${this.proc.exitCode ?? this.proc.signalCode}` });
     this.onExit();
   }
 

@@ -3,6 +3,7 @@
 // stdout is the wire, so nothing else may write to it: console output is dropped (PDF.js reports a
 // damaged document's problems there, with text chosen by whoever wrote the PDF).
 import { encodeFrame, FrameReader } from "./frames.ts";
+import { startMemoryGuard } from "./memory-guard.ts";
 
 export type JobHandler = (input: unknown, payload: Uint8Array) => Promise<unknown> | unknown;
 
@@ -16,6 +17,7 @@ const MAX_JOB_BYTES = 64 * 1024 * 1024;
  */
 export async function serveJobs(handle: JobHandler, prepare: () => Promise<unknown> | unknown = () => {}): Promise<void> {
   for (const k of ["log", "info", "warn", "error", "debug", "trace"] as const) console[k] = () => {};
+  startMemoryGuard();
   await prepare();
   process.stdout.write(encodeFrame({ ready: true }));
   const reader = new FrameReader(MAX_JOB_BYTES);
@@ -26,8 +28,8 @@ export async function serveJobs(handle: JobHandler, prepare: () => Promise<unkno
       try {
         answer = { id, value: await handle(header.input, payload) };
       } catch (err) {
-        // RangeError "Out of memory" when an allocation fails below the process's memory limit
-        // (./spawn.ts); RangeError "Maximum call stack size exceeded" on deep nesting.
+        // RangeError "Out of memory" when an allocation fails; RangeError "Maximum call stack size
+        // exceeded" on deep nesting.
         const name = err instanceof Error ? err.name : "Error";
         answer = { id, error: /out of memory/i.test(String((err as Error)?.message)) ? "memory" : name };
       }

@@ -1,35 +1,31 @@
 // How a content helper process is started (docs/decisions.md "Content helpers"):
 // - the same code as the server: the executable itself with `--content-helper ROLE` (src/main.ts),
 //   or from a checkout `bun entry.ts ROLE`;
-// - under a kernel memory limit: RLIMIT_DATA (the private writable memory a process may map) set by
-//   /bin/sh's `ulimit -d` just before exec, so it holds from the process's first allocation. Set
-//   later, from inside Bun, it would count the runtime's own start-up reservations; Bun has no
-//   rlimit option to spawn with, and `Worker` `resourceLimits` are ignored (measured: a worker told
-//   64 MB grew the process by 3.2 GB). Past the limit an allocation fails and the process dies
-//   (JavaScriptCore crashes on it) or throws "Out of memory": either way the server is untouched;
-// - with an empty environment (the server's holds its keys and database URL) and `/` as working
-//   directory, so a checkout's `.env` or `bunfig.toml` is not read either.
-import { existsSync } from "node:fs";
+// - told its memory ceiling (MEMORY_ENV), which its own guard thread enforces (./memory-guard.ts);
+// - with nothing else in its environment (the server's holds its keys and database URL) and `/` as
+//   working directory, so a checkout's `.env` or `bunfig.toml` is not read either.
+// Not a kernel rlimit: Bun sizes the JavaScript heap to RLIMIT_DATA or RLIMIT_AS (measured: a 16 MB
+// heap under 512 MB or 1 GB, against ~110 MB without), and PDF.js then spends its time collecting
+// garbage: 5-8 times slower on a 50-page PDF. Worker `resourceLimits` are ignored by Bun (a worker
+// told 64 MB grew the process by 3.2 GB), and threads share the server's memory anyway.
 import { fileURLToPath } from "node:url";
 import { HELPER_FLAG, type HelperRole } from "./roles.ts";
 
 const ENTRY = fileURLToPath(new URL("./entry.ts", import.meta.url));
-const SHELL = "/bin/sh";
+
+/** The helper's memory ceiling in MB, read by ./memory-guard.ts in the helper. */
+export const MEMORY_ENV = "MAILBOX_MCP_HELPER_MEMORY_MB";
 
 /** True inside the single executable (bun build --compile), whose modules live under /$bunfs/. */
 export const isCompiled = () => Bun.main.startsWith("/$bunfs/");
 
-/**
- * The command that starts helper `role` with at most `dataMb` MB of data memory. A server already
- * running under a lower hard limit keeps it (ulimit cannot raise it): the helper then inherits that.
- * Outside Linux (where RLIMIT_DATA does not cover mmap) only the server's watchdog applies.
- */
-export function helperCommand(role: HelperRole, dataMb: number): string[] {
-  const target = isCompiled() ? [process.execPath, HELPER_FLAG, role] : [process.execPath, "--no-env-file", ENTRY, role];
-  if (process.platform !== "linux" || !existsSync(SHELL)) return target;
-  return [SHELL, "-c", `ulimit -d ${Math.round(dataMb * 1024)} 2>/dev/null; exec "$@"`, "mailbox-mcp-helper", ...target];
+/** The command that starts helper `role`. */
+export function helperCommand(role: HelperRole): string[] {
+  return isCompiled() ? [process.execPath, HELPER_FLAG, role] : [process.execPath, "--no-env-file", ENTRY, role];
 }
 
-export function spawnHelper(role: HelperRole, dataMb: number) {
-  return Bun.spawn(helperCommand(role, dataMb), { cwd: "/", env: {}, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+export function spawnHelper(role: HelperRole, memoryMb: number) {
+  return Bun.spawn(helperCommand(role), {
+    cwd: "/", env: { [MEMORY_ENV]: String(memoryMb) }, stdin: "pipe", stdout: "pipe", stderr: "ignore",
+  });
 }

@@ -1,16 +1,17 @@
-// HTML body → text for get_email, in bounded time and work whatever a sender mails.
-// - Only the first max(4 × max_chars, 64 KB) characters of HTML go to the real converter: markup
-//   is rarely under a quarter of a document, and converting more would produce text that the
-//   max_chars window throws away. If that yields less than max_chars, the rest is read by the
-//   cheap tag stripper, which stops as soon as it has enough.
+// HTML body → text (or Markdown) for get_email, in bounded time and work whatever a sender mails.
+// - The first HTML_CONVERT_BOUND characters of HTML go to the real converter, whatever the call
+//   asks for, so that the text is the same for every offset and max_chars and the pieces of a long
+//   message fit together exactly (get_email's offset). Real newsletters are far shorter (Gmail
+//   clips mail over ~100 KB). Past the bound the rest is read by the cheap tag stripper, which
+//   stops as soon as it has enough for the characters asked for (`need`).
 // - The converter runs in a helper process with a budget of work time and a memory ceiling
 //   (converter.ts). Overrun, a document it cannot parse (24,000 nested tags) or one that needs too
 //   much memory: the whole document is tag-stripped instead, and a note says so.
-import { contentReaders, type ContentReaders } from "../readers.ts";
+import type { ContentReaders } from "../readers.ts";
+import type { HtmlFormat } from "./converter.ts";
 import { stripTags } from "./strip.ts";
 
-export const MIN_HTML_BOUND = 64 * 1024;
-export const HTML_BOUND_PER_CHAR = 4;
+export const HTML_CONVERT_BOUND = 256 * 1024;
 
 export interface HtmlText {
   text: string;
@@ -18,18 +19,20 @@ export interface HtmlText {
   note: string | null;
 }
 
-export async function htmlToText(html: string, maxChars: number, readers: Pick<ContentReaders, "owner" | "html"> = contentReaders("")): Promise<HtmlText> {
-  const bound = Math.max(HTML_BOUND_PER_CHAR * maxChars, MIN_HTML_BOUND);
-  const cut = html.length <= bound ? html.length : cutPoint(html, bound);
-  // Twice max_chars of stripped text, so that the window still sees there is more (truncated).
-  const want = 2 * maxChars + 1;
-  const result = await readers.html.convert(cut < html.length ? html.slice(0, cut) : html, readers.owner);
+/** `need`: how many characters of text the caller can show at most (offset + max_chars). */
+export async function htmlToText(
+  html: string, need: number, readers: Pick<ContentReaders, "owner" | "html">, format: HtmlFormat = "text",
+): Promise<HtmlText> {
+  const cut = html.length <= HTML_CONVERT_BOUND ? html.length : cutPoint(html, HTML_CONVERT_BOUND);
+  // Twice what is needed of stripped text, so that the window still sees there is more (truncated).
+  const want = 2 * need + 1;
+  const result = await readers.html.convert(cut < html.length ? html.slice(0, cut) : html, readers.owner, undefined, format);
   if (!result.ok) {
     const why = FAILED[result.reason];
     return { text: stripTags(html, 0, want), note: `The HTML body ${why}; it is shown with its tags stripped (layout and link targets are lost).` };
   }
   const text = result.text.trim();
-  if (cut === html.length || text.length >= maxChars) return { text, note: null };
+  if (cut === html.length || text.length >= want) return { text, note: null };
   const rest = stripTags(html, cut, want - text.length);
   if (!rest) return { text, note: null };
   return {

@@ -6,13 +6,17 @@ import { HelperPool, type HelperPoolOptions, type PoolOutcome } from "../helper/
 
 export type Conversion = { ok: true; text: string } | { ok: false; reason: "timeout" | "memory" | "busy" | "error" };
 
+/** Plain text (html-to-text, the default) or Markdown (turndown, ./markdown.ts). */
+export type HtmlFormat = "text" | "markdown";
+
 /** Helpers at most, the work budget per document, the wait for a helper, the memory ceiling. */
 export type ConverterOptions = Omit<HelperPoolOptions, "role">;
 
-// 2 s covers ~1 MB of table-heavy HTML, more than the bound (4 × max_chars, ./convert.ts) ever hands
-// over. A helper with html-to-text loaded is ~45 MB resident; an idle one stops after a minute.
+// 2 s covers ~1 MB of table-heavy HTML, more than the bound (./convert.ts) ever hands over. A helper
+// with html-to-text loaded is ~45 MB resident; it is stopped at 256 MB (the bounded input needs far
+// less), replaced after a job that left it above 150 MB, and stopped after a minute idle.
 export const HTML_LIMITS: ConverterOptions = {
-  processes: 2, budgetMs: 2_000, maxWaitMs: 10_000, idleMs: 60_000, memory: { memoryMb: 400, dataMb: 512 }, recycleMb: 150,
+  processes: 2, budgetMs: 2_000, maxWaitMs: 10_000, idleMs: 60_000, memory: { memoryMb: 256 }, recycleMb: 150,
 };
 
 export class HtmlConverter {
@@ -22,20 +26,16 @@ export class HtmlConverter {
     this.pool = new HelperPool<string>({ role: "html-text", ...HTML_LIMITS, ...options });
   }
 
-  /** The text of `html`, converted on `owner`'s share of the helpers. */
-  async convert(html: string, owner = "", budgetMs?: number): Promise<Conversion> {
-    const outcome: PoolOutcome<string> = await this.pool.run(owner, null, new TextEncoder().encode(html), budgetMs);
+  /** The text (or Markdown) of `html`, converted on `owner`'s share of the helpers. */
+  async convert(html: string, owner = "", budgetMs?: number, format: HtmlFormat = "text"): Promise<Conversion> {
+    const input = format === "markdown" ? { format } : null;
+    const outcome: PoolOutcome<string> = await this.pool.run(owner, input, new TextEncoder().encode(html), budgetMs);
     if (outcome.ok) return { ok: true, text: outcome.value };
-    return { ok: false, reason: outcome.reason === "crash" ? "memory" : outcome.reason };
+    return { ok: false, reason: outcome.reason === "crash" ? "error" : outcome.reason };
   }
 
   /** Stops every helper; pending conversions end as errors. */
   close(): void {
     this.pool.close();
   }
-}
-
-let shared: HtmlConverter | undefined;
-export function sharedConverter(): HtmlConverter {
-  return (shared ??= new HtmlConverter());
 }

@@ -16,11 +16,14 @@ export type PdfExtractorOptions = Omit<HelperPoolOptions, "role">;
 
 /**
  * Work time per PDF: a 10 MB text-heavy PDF takes ~1-3 s here; a hostile one gets no longer.
- * Memory: a helper may reach 400 MB resident (its RLIMIT_DATA 512 MB stops it near 330 MB first);
- * with the server's own copy of the bytes, one PDF grows the service by less than 500 MB.
+ * Memory: a helper with PDF.js loaded is ~55 MB resident and ~60-150 MB after ordinary PDFs; it is
+ * stopped at 320 MB, so with the server's own copy of the bytes one PDF grows the service by well
+ * under 500 MB. One left above 200 MB by its job is replaced, so the memory goes back to the system.
+ * Two helpers: a second token always finds one free while a first keeps one busy (the OS shares the
+ * cores between them); an idle one stops after a minute.
  */
 export const PDF_LIMITS: PdfExtractorOptions = {
-  processes: 2, budgetMs: 10_000, maxWaitMs: 30_000, idleMs: 60_000, memory: { memoryMb: 400, dataMb: 512 }, recycleMb: 200,
+  processes: 2, budgetMs: 10_000, maxWaitMs: 30_000, idleMs: 60_000, memory: { memoryMb: 320 }, recycleMb: 200,
 };
 
 export class PdfExtractor {
@@ -36,17 +39,10 @@ export class PdfExtractor {
   async extract(bytes: Uint8Array, maxChars: number, owner = ""): Promise<PdfOutcome> {
     const outcome = await this.pool.run(owner, { want: 2 * maxChars + 1 }, bytes);
     if (outcome.ok) return outcome.value;
-    return { kind: outcome.reason === "crash" ? "memory" : outcome.reason };
+    return { kind: outcome.reason === "crash" ? "error" : outcome.reason };
   }
 
   close(): void {
     this.pool.close();
   }
-}
-
-// Two helpers: a second token always finds one free while a first keeps one busy (the OS shares the
-// cores between them). A helper with PDF.js loaded is ~55 MB resident; an idle one stops after a minute.
-let shared: PdfExtractor | undefined;
-export function sharedPdfExtractor(): PdfExtractor {
-  return (shared ??= new PdfExtractor());
 }

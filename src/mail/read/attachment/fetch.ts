@@ -8,6 +8,7 @@ import { uidNotFound } from "../../imap/uids.ts";
 import { fenceUntrusted } from "../../content/sanitize.ts";
 import { MailError } from "../../errors.ts";
 import { partLines, partsOf, type LocatedPart } from "./parts.ts";
+import { partsFromSource } from "./from-source.ts";
 
 export interface PartQuery {
   folder: string;
@@ -33,6 +34,7 @@ export async function fetchPart(client: ImapFlow, q: PartQuery, capFor: (p: Loca
   return withMailbox(client, q.folder, async (box): Promise<FetchedPart> => {
     const msg = await fetchByUid(client, q.uid, { uid: true, bodyStructure: true });
     if (!msg) throw await uidNotFound(client, box, q.uid);
+    if (!msg.bodyStructure) return fromSource(client, q, box.path, capFor);
     const parts = partsOf(msg.bodyStructure);
     const located = parts.find((p) => p.info.part === q.part);
     if (!located) throw partNotFound(box.path, q, parts);
@@ -44,6 +46,16 @@ export async function fetchPart(client: ImapFlow, q: PartQuery, capFor: (p: Loca
     if (!raw) throw new MailError("protocol", `The mail server did not return part ${q.part} of uid ${q.uid} in "${box.path}". Try again; if it keeps happening, open the message in a mail program.`);
     return { folder: box.path, located, raw: raw.length > cap ? raw.subarray(0, cap) : raw, cut: raw.length > cap };
   }, { readOnly: true, freshness: "verify" });
+}
+
+/** The part from the message's own MIME, when the server's structure could not be read (./from-source.ts). */
+async function fromSource(client: ImapFlow, q: PartQuery, folder: string, capFor: (p: LocatedPart) => number | null): Promise<FetchedPart> {
+  const parts = await partsFromSource(client, q.uid, folder);
+  const found = parts.find((p) => p.located.info.part === q.part);
+  if (!found) throw partNotFound(folder, q, parts.map((p) => p.located));
+  const cap = capFor(found.located);
+  if (cap === null) return { folder, located: found.located, raw: null, cut: false };
+  return { folder, located: found.located, raw: found.content.subarray(0, cap), cut: found.content.length > cap };
 }
 
 /** imapflow keys a partial answer `BODY[2]<0>` as "2<0>" or "2" depending on the server's echo. */

@@ -4,7 +4,7 @@
 import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "../attachment-list.ts";
 import { decodeTransfer } from "../../mime/tree.ts";
-import { contentReaders, type ContentReaders } from "../../content/readers.ts";
+import type { ContentReaders } from "../../content/readers.ts";
 import { fetchPart, type PartQuery } from "./fetch.ts";
 import { guessedFromName, kindOf, type Kind } from "./kinds.ts";
 import { encodingOf, fetchCap, LIMITS, megabytes, WHOLE } from "./limits.ts";
@@ -23,7 +23,7 @@ export interface AttachmentContent extends AttachmentInfo, Reading {
   kind: PublicKind;
 }
 
-export async function getAttachment(client: ImapFlow, q: AttachmentQuery, readers: ContentReaders = contentReaders("")): Promise<AttachmentContent> {
+export async function getAttachment(client: ImapFlow, q: AttachmentQuery, readers: ContentReaders): Promise<AttachmentContent> {
   const fetched = await fetchPart(client, q, (p) => fetchCap(kindOf(p.node.type, p.info.filename), p.node));
   const { located, raw, cut } = fetched;
   const kind = kindOf(located.node.type, located.info.filename);

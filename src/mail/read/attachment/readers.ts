@@ -1,10 +1,10 @@
 // Turning a part's decoded bytes into what get_attachment returns: text (plain, HTML converted, an
 // attached message rendered as get_email renders one), a PDF's text, or an image checked by its
 // bytes. Each reader says in `note` what a caller should know, or why nothing is returned.
-import { attachmentsOf, type AttachmentInfo } from "../attachment-list.ts";
+import { attachmentsOf, capAttachments, type AttachmentInfo } from "../attachment-list.ts";
 import { htmlToText } from "../../content/html-text/convert.ts";
 import type { ContentReaders } from "../../content/readers.ts";
-import { readable, window } from "../message.ts";
+import { readable, TOO_DEEP, TOO_MANY, window } from "../message.ts";
 import { bodySegments, decodeText } from "../../mime/body.ts";
 import { headerView } from "../../mime/headers.ts";
 import { parseMessage, type MimePart } from "../../mime/tree.ts";
@@ -95,10 +95,11 @@ export async function readText(kind: Kind, located: LocatedPart, bytes: Buffer, 
 async function readMessage(located: LocatedPart, bytes: Buffer, o: TextOptions): Promise<Reading> {
   const parsed = await parseMessage(bytes, located.info.part);
   const root: MimePart = { ...mimePart(located, Buffer.alloc(0)), type: "message/rfc822", message: parsed };
-  const body = await readable(bodySegments({ headers: headerView(false), root }), o.maxChars, o.readers);
+  const body = await readable(bodySegments({ ...parsed, headers: headerView(false), root }), o.maxChars, o.readers);
   const cutNote = o.cut ? `The attached message is larger than ${megabytes(LIMITS.message)}; only its first ${megabytes(LIMITS.message)} were read.` : null;
-  const attachments = attachmentsOf(located.node.childNodes?.[0], o.cut ? null : parsed);
-  return textReading(body.text, o.maxChars, { cut: o.cut, attachments, notes: [...body.notes, cutNote] });
+  const { attachments, omitted } = capAttachments(attachmentsOf(located.node.childNodes?.[0], o.cut ? null : parsed));
+  const omittedNote = omitted ? `${omitted} more attachments of the attached message are not listed.` : null;
+  return textReading(body.text, o.maxChars, { cut: o.cut, attachments, notes: [...body.notes, cutNote, omittedNote, parsed.tooDeep ? TOO_DEEP : null, parsed.tooMany ? TOO_MANY : null] });
 }
 
 /** The part as mime/ reads it: charset and format=flowed (RFC 3676) from its Content-Type parameters. */

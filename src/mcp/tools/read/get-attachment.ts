@@ -12,8 +12,9 @@ import { folderArg, uidArg } from "../schemas/args.ts";
 import { attachmentSchema } from "../schemas/attachment.ts";
 
 const MB = 1024 * 1024;
-// RFC 9051 §6.4.5: part numbers are dot-separated non-zero numbers.
-const PART = /^[1-9][0-9]{0,5}(\.[1-9][0-9]{0,5}){0,15}$/;
+// RFC 9051 §6.4.5: part numbers are dot-separated non-zero numbers, one per level of nesting; a
+// message read from its own MIME may have 100 (src/mail/mime/tree.ts MAX_NESTING).
+const PART = /^[1-9][0-9]{0,5}(\.[1-9][0-9]{0,5}){0,99}$/;
 
 export const getAttachment = defineTool({
   name: "get_attachment",
@@ -30,7 +31,7 @@ export const getAttachment = defineTool({
     inputSchema: {
       folder: folderArg,
       uid: uidArg,
-      part: z.string().max(64).refine((v) => PART.test(v), { message: 'must be a part number such as "2" or "2.1"' })
+      part: z.string().max(400).refine((v) => PART.test(v), { message: 'must be a part number such as "2" or "2.1"' })
         .describe('The attachment\'s part number, as get_email lists it under attachments, e.g. "2" or "2.1".'),
       max_chars: z.number().int().min(1).max(200_000).default(20_000)
         .describe("Longest text to return, in characters (1 to 200000). Default 20000."),

@@ -25,14 +25,20 @@ export const listMailboxes = defineTool({
       "Lists every folder (mailbox) in the connected account with its exact path, special role (Sent, Drafts, Trash, Junk, Archive...), " +
       "message count and unread count. Call it first when you need a folder other than INBOX.",
     inputSchema: {},
-    outputSchema: { mailboxes: z.array(mailbox) },
+    outputSchema: {
+      mailboxes: z.array(mailbox),
+      omitted: z.number().int().describe(`Folders the server lists beyond the first ${MAX_FOLDERS}, not shown (0 for any real account).`),
+    },
     annotations: READ_ONLY,
   },
   handler: async (_args, ctx) => {
-    const mailboxes = await ctx.withImap((client) => list(client));
+    const { mailboxes, omitted, uncounted } = await ctx.withImap((client) => list(client));
     const text = mailboxes.map((m) =>
       `${m.path}${m.special_use ? ` (${m.special_use})` : ""}: ${m.messages ?? "?"} messages, ${m.unseen ?? "?"} unread`).join("\n");
-    const more = mailboxes.length === MAX_FOLDERS ? `\n(Only the first ${MAX_FOLDERS} folders are listed.)` : "";
-    return ok({ mailboxes }, (text || "No folders.") + more);
+    const notes = [
+      ...(omitted ? [`(Only the first ${MAX_FOLDERS} of the ${mailboxes.length + omitted} folders the server lists are shown.)`] : []),
+      ...(uncounted ? [`(The mail server answered slowly: ${uncounted} folders are shown without counts, "?".)`] : []),
+    ];
+    return ok({ mailboxes, omitted }, [text || "No folders.", ...notes].join("\n"));
   },
 });

@@ -18,6 +18,7 @@ const provider = z.object({
   smtp: endpoint,
   app_password_url: z.string().nullable().describe("Where to create an app-specific password, if the provider has them."),
   notes: z.string(),
+  auth: z.enum(["app_password", "oauth"]).describe("oauth: the person signs in at the provider on the setup page; app_password: they enter an app-specific password."),
 });
 
 export const listProviders = defineTool({
@@ -26,14 +27,20 @@ export const listProviders = defineTool({
   config: {
     title: "List email providers",
     description:
-      "Lists the email providers this server has presets for (IMAP/SMTP servers, where to create an app password, caveats). " +
+      "Lists the email providers this server has presets for (IMAP/SMTP servers, where to create an app password, caveats), " +
+      "and those whose sign-in page this server offers instead of an app password (auth \"oauth\"). " +
       "Use it to help someone choose a provider or explain how to connect; it does not touch the mailbox.",
     inputSchema: {},
     outputSchema: { providers: z.array(provider) },
     annotations: { ...READ_ONLY, openWorldHint: false },
   },
-  handler: async () => {
-    const providers = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) => ({ id, name, imap, smtp, app_password_url, notes }));
+  handler: async (_args, ctx) => {
+    const passwords = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) =>
+      ({ id, name, imap, smtp, app_password_url, notes, auth: "app_password" as const }));
+    // The sign-in providers first: where one is offered, it is the way to connect (docs/design.md §5).
+    const signIns = (ctx.signInProviders ?? []).map(({ id, label, imap, smtp, notes }) =>
+      ({ id, name: label, imap, smtp, app_password_url: null, notes, auth: "oauth" as const }));
+    const providers = [...signIns, ...passwords];
     const text = providers.map((p) => `${p.id}: ${p.name}${p.imap.host ? ` (IMAP ${p.imap.host}:${p.imap.port})` : ""}. ${p.notes}`).join("\n");
     return ok({ providers }, text);
   },

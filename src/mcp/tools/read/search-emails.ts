@@ -1,10 +1,12 @@
-// search_emails: server-side IMAP SEARCH, one page of summaries, and the total number of matches.
+// search_emails: server-side IMAP SEARCH in one folder or in every folder ("*"), one page of
+// summaries, and the total number of matches.
 import { z } from "zod";
-import { searchEmails as search } from "../../../mail/read/search.ts";
+import { searchAll, MAX_SEARCHED_FOLDERS } from "../../../mail/read/search-all.ts";
+import { searchEmails as search, type SearchCriteria } from "../../../mail/read/search.ts";
 import { READ_ONLY } from "../annotations.ts";
-import { defineTool } from "../define.ts";
+import { defineTool, type ToolArgs } from "../define.ts";
 import { ok, ToolInputError } from "../result.ts";
-import { beforeUidArg, folderArg, limitArg } from "../schemas/args.ts";
+import { beforeUidArg, limitArg, SPECIAL_USE_HINT } from "../schemas/args.ts";
 import { nextBeforeUid, summaryLines, summarySchema } from "../schemas/summary.ts";
 
 const day = (what: string) => z.string()
@@ -14,8 +16,35 @@ const day = (what: string) => z.string()
   .describe(what);
 
 const text = (what: string) => z.string().min(1).max(1000).optional().describe(what);
+const bytes = (what: string) => z.number().int().min(0).max(4_294_967_295).optional().describe(what);
 
-const CRITERIA = ["from", "to", "subject", "text", "since", "before", "unread", "flagged"] as const;
+const CRITERIA = ["from", "to", "cc", "subject", "text", "since", "before", "unread", "flagged", "answered", "has_attachment", "larger_than", "smaller_than"] as const;
+
+const inputSchema = {
+  folder: z.string().min(1).max(1000).default("INBOX")
+    .describe(`Folder path as list_mailboxes returns it, ${SPECIAL_USE_HINT}; or "*" for every folder except Trash and Junk (each result names its folder). Default INBOX.`),
+  from: text("Substring of the From header (name or address)."),
+  to: text("Substring of the To header."),
+  cc: text("Substring of the Cc header."),
+  subject: text("Substring of the subject."),
+  text: text("Substring anywhere in the headers or body."),
+  since: day("Sent on or after this day (YYYY-MM-DD, inclusive)."),
+  before: day("Sent before this day (YYYY-MM-DD, exclusive)."),
+  unread: z.boolean().optional().describe("true: only unread; false: only read."),
+  flagged: z.boolean().optional().describe("true: only flagged (starred); false: only unflagged."),
+  answered: z.boolean().optional().describe("true: only messages replied to; false: only those not replied to."),
+  has_attachment: z.boolean().optional().describe("true: only messages with attachments; false: only those without."),
+  larger_than: bytes("Only messages larger than this many bytes (the whole message, attachments included)."),
+  smaller_than: bytes("Only messages smaller than this many bytes."),
+  limit: limitArg,
+  before_uid: beforeUidArg,
+  cursor: z.string().max(400_000).optional().describe('With folder "*": the previous page\'s next_cursor, exactly as it came.'),
+};
+
+const criteriaOf = (a: ToolArgs<typeof inputSchema>): SearchCriteria => ({
+  from: a.from, to: a.to, cc: a.cc, subject: a.subject, text: a.text, since: a.since, before: a.before, unread: a.unread,
+  flagged: a.flagged, answered: a.answered, hasAttachment: a.has_attachment, largerThan: a.larger_than, smallerThan: a.smaller_than,
+});
 
 export const searchEmails = defineTool({
   name: "search_emails",
@@ -23,27 +52,19 @@ export const searchEmails = defineTool({
   config: {
     title: "Search emails",
     description:
-      "Searches one folder on the mail server by sender, recipient, subject, any text, date range, read state or flag; criteria combine with AND. " +
-      "Text matches are case-insensitive substrings. Returns the newest matches first, `total` = all matches, and next_before_uid for the next page. " +
+      "Searches one folder, or every folder with folder \"*\" (all but Trash and Junk; a message filed away or your own reply in Sent is found too), " +
+      "by sender, recipient, Cc, subject, any text, date range, read / flagged / answered state, attachments or size; criteria combine with AND. " +
+      "Text matches are case-insensitive substrings. Returns the newest matches first and `total` = all matches; " +
+      "for the next page pass next_before_uid as before_uid (one folder) or next_cursor as cursor (folder \"*\"). " +
       "Give at least one criterion. Does not mark anything as read.",
-    inputSchema: {
-      folder: folderArg,
-      from: text("Substring of the From header (name or address)."),
-      to: text("Substring of the To header."),
-      subject: text("Substring of the subject."),
-      text: text("Substring anywhere in the headers or body."),
-      since: day("Sent on or after this day (YYYY-MM-DD, inclusive)."),
-      before: day("Sent before this day (YYYY-MM-DD, exclusive)."),
-      unread: z.boolean().optional().describe("true: only unread; false: only read."),
-      flagged: z.boolean().optional().describe("true: only flagged (starred); false: only unflagged."),
-      limit: limitArg,
-      before_uid: beforeUidArg,
-    },
+    inputSchema,
     outputSchema: {
-      folder: z.string(),
-      total: z.number().int().describe("Number of messages matching, across all pages."),
+      folder: z.string().describe('The folder searched, or "*".'),
+      folders_searched: z.array(z.string()).describe("Every folder searched (one unless folder was \"*\")."),
+      total: z.number().int().describe("Number of messages matching, across all pages (and folders)."),
       emails: z.array(summarySchema),
       next_before_uid: nextBeforeUid,
+      next_cursor: z.string().nullable().describe('folder "*" only: pass as cursor for the next page; null when there is none.'),
     },
     annotations: READ_ONLY,
   },
@@ -51,8 +72,20 @@ export const searchEmails = defineTool({
     if (!CRITERIA.some((k) => args[k] !== undefined)) {
       throw new ToolInputError(`give at least one search criterion: ${CRITERIA.join(", ")}. To list the newest messages use get_recent_emails.`);
     }
-    const page = await ctx.withImap((client) => search(client, { ...args, beforeUid: args.before_uid ?? null }));
+    const criteria = criteriaOf(args);
+    if (args.folder === "*") {
+      if (args.before_uid !== undefined) throw new ToolInputError('before_uid pages one folder; with folder "*" pass the previous next_cursor as cursor');
+      const page = await ctx.withImap((client) => searchAll(client, criteria, args.limit, args.cursor ?? null));
+      const searched = `${page.folders_searched.length} folder${page.folders_searched.length === 1 ? "" : "s"}`;
+      const capped = page.folders_searched.length === MAX_SEARCHED_FOLDERS ? ` (at most ${MAX_SEARCHED_FOLDERS} are searched)` : "";
+      const head = `${page.total} message(s) in ${searched} match${capped}; showing ${page.emails.length}, newest first. Folders searched: ${page.folders_searched.join(", ")}.`;
+      const body = page.emails.length ? `${head}\n${summaryLines(page.emails, null, true)}` : head;
+      return ok({ ...page, next_before_uid: null }, page.next_cursor ? `${body}\nMore matches: call again with the same criteria and cursor set to next_cursor.` : body);
+    }
+    if (args.cursor !== undefined) throw new ToolInputError('cursor belongs to folder "*"; for one folder page with before_uid');
+    const page = await ctx.withImap((client) => search(client, { ...criteria, folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null }));
     const head = `${page.total} message(s) in ${page.folder} match; showing ${page.emails.length}, newest first:`;
-    return ok({ ...page }, page.emails.length ? `${head}\n${summaryLines(page.emails, page.next_before_uid)}` : `No messages in ${page.folder} match.`);
+    const structured = { ...page, folders_searched: [page.folder], next_cursor: null };
+    return ok(structured, page.emails.length ? `${head}\n${summaryLines(page.emails, page.next_before_uid)}` : `No messages in ${page.folder} match.`);
   },
 });

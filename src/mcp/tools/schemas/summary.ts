@@ -32,20 +32,21 @@ export const nextBeforeUid = z.number().int().nullable()
 /** `Name <address>`, `address`, or `Name (no address)`; shared by the tools' text blocks. */
 export const who = formatAddress;
 
-/** One line per message, for the readable text block. */
-export function summaryLine(s: Summary): string {
+/** One line per message, for the readable text block; `withFolder` when a page spans folders. */
+export function summaryLine(s: Summary, withFolder = false): string {
   const marks = [s.seen ? "" : "unread", s.flagged ? "flagged" : "", s.has_attachments ? "attachments" : ""].filter(Boolean);
   if (s.labels.length) marks.push(`labels: ${s.labels.join(", ")}`);
   const tail = marks.length ? ` [${marks.join(", ")}]` : "";
-  return `uid ${s.uid} | ${s.date ?? "no date"} | ${s.from ? who(s.from) : "(unknown sender)"} | ${s.subject || "(no subject)"}${tail}`;
+  return `uid ${s.uid}${withFolder ? ` in ${s.folder}` : ""} | ${s.date ?? "no date"} | ${s.from ? who(s.from) : "(unknown sender)"} | ${s.subject || "(no subject)"}${tail}`;
 }
 
 /**
  * The page's lines inside one untrusted-content fence (subjects and names are written by the
  * senders), then the paging hint, which is ours.
  */
-export function summaryLines(emails: Summary[], nextBefore: number | null): string {
-  const lines = [fenceUntrusted(emails.map(summaryLine).join("\n"), "One line per message (uid | date | sender | subject)", "the senders").text];
+export function summaryLines(emails: Summary[], nextBefore: number | null, withFolder = false): string {
+  const what = `One line per message (uid${withFolder ? " in folder" : ""} | date | sender | subject)`;
+  const lines = [fenceUntrusted(emails.map((e) => summaryLine(e, withFolder)).join("\n"), what, "the senders").text];
   if (nextBefore !== null) lines.push(`More older messages: call again with before_uid ${nextBefore}.`);
   return lines.join("\n");
 }

@@ -19,10 +19,15 @@ function lines(a: Omit<Assembled, "release">): string[] {
   return out;
 }
 
-/** The message's subject and recipients, fenced when an original's sender wrote part of them. */
-export function composedText(a: Omit<Assembled, "release">): string {
-  if (!a.original) return lines(a).join("\n");
-  return fenceUntrusted(lines(a).join("\n"), "The message's subject and recipients (taken in part from the original message)", "its sender and by this call").text;
+/**
+ * The message's subject and recipients, fenced when an original's sender wrote part of them (or,
+ * `fromDraft`, when they come from a saved draft, which may have been made so).
+ */
+export function composedText(a: Omit<Assembled, "release">, fromDraft = false): string {
+  if (!fromDraft && !a.original) return lines(a).join("\n");
+  const what = fromDraft && !a.original ? "some of them kept from the saved draft" : "taken in part from an earlier message";
+  const who = fromDraft && !a.original ? "whoever wrote the draft and by this call" : "that message's sender and by this call";
+  return fenceUntrusted(lines(a).join("\n"), `A summary of the message (its subject and recipients, ${what})`, who).text;
 }
 
 /** Where the message draws on the mailbox: outside the fence, since folder and uid are the server's. */

@@ -1,0 +1,61 @@
+// The mailbox address a sign-in belongs to (docs/design.md §5 `address_from`): it is also the login
+// name for XOAUTH2 / OAUTHBEARER. From the ID token that came with the tokens, from the provider's
+// userinfo endpoint, or, for providers that reveal neither, from what the person typed on the form.
+//
+// The ID token's signature is not checked: it came straight from the token endpoint over TLS, in the
+// answer to our own code exchange, which OpenID Connect Core §3.1.3.7 (6) accepts in place of a
+// signature check. Whatever it says is then proven by the live IMAP login with the access token: a
+// mail server refuses a token for another mailbox.
+import type { OAuthProvider } from "./provider.ts";
+import type { Fetch, TokenSet } from "./token-client.ts";
+import { UpstreamError } from "./upstream-error.ts";
+
+const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
+const USERINFO_TIMEOUT_MS = 10_000;
+
+/** The claims of a JWT's payload, or null when it is not one. */
+export function jwtClaims(jwt: string): Record<string, unknown> | null {
+  const part = jwt.split(".")[1];
+  if (!part) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as unknown;
+    return claims && typeof claims === "object" ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The address among the claims: `email` unless the provider says it is unverified (OIDC Core §5.1),
+ * else Microsoft's `preferred_username` or `upn`, when they are addresses.
+ */
+export function addressFromClaims(claims: Record<string, unknown>): string | null {
+  const candidates = [claims.email_verified === false ? null : claims.email, claims.preferred_username, claims.upn];
+  for (const c of candidates) if (typeof c === "string" && EMAIL.test(c.trim())) return c.trim();
+  return null;
+}
+
+async function userinfo(p: OAuthProvider, accessToken: string, fetcher: Fetch): Promise<Record<string, unknown>> {
+  try {
+    const res = await fetcher(p.userinfoEndpoint!, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
+      redirect: "error",
+      signal: AbortSignal.timeout(USERINFO_TIMEOUT_MS),
+    });
+    if (res.ok) return (await res.json()) as Record<string, unknown>;
+  } catch {}
+  throw new UpstreamError("unavailable", `${p.name} did not tell this server which mailbox you signed in to (its userinfo endpoint failed). Try again in a few minutes.`);
+}
+
+/** The mailbox address, or an UpstreamError saying why it could not be learnt. `typed`: the form's email field. */
+export async function learnAddress(p: OAuthProvider, tokens: TokenSet, typed: string, fetcher: Fetch = fetch): Promise<string> {
+  if (p.addressFrom === "form") {
+    if (EMAIL.test(typed)) return typed;
+    throw new UpstreamError("refused", `Enter your ${p.name} email address on the form, then sign in again.`);
+  }
+  const claims = p.addressFrom === "userinfo" ? await userinfo(p, tokens.accessToken, fetcher) : tokens.idToken ? jwtClaims(tokens.idToken) : null;
+  const address = claims ? addressFromClaims(claims) : null;
+  if (address) return address;
+  throw new UpstreamError("misconfigured",
+    `${p.name} did not say which email address you signed in with. Whoever runs this server should check that the app asks for the openid and email scopes.`);
+}

@@ -1,0 +1,142 @@
+// get_changes: what changed in a folder since a cursor, without changing anything (EXAMINE, flags
+// read only). Where the server has QRESYNC (RFC 7162) one UID FETCH … (CHANGEDSINCE m VANISHED)
+// answers everything; with CONDSTORE alone vanished UIDs come from comparing UID sets; without
+// either, new messages from UIDNEXT and flag changes are not seen (docs/tools.md "get_changes").
+import type { FetchMessageObject, ImapFlow, MailboxObject } from "imapflow";
+import { InputError } from "../errors.ts";
+import { tracking, type ViewTracking } from "../imap/client.ts";
+import { enableExtension } from "../imap/enable.ts";
+import { verified, withMailbox } from "../imap/mailbox.ts";
+import { countOf, parseSet, rangesOf } from "../imap/uid-set.ts";
+import { decodeChangesCursor, encodeChangesCursor, type ChangesCursor } from "./changes-cursor.ts";
+import { searchRanges, summaries } from "./pages.ts";
+import { labelsOf, type Summary } from "./summary.ts";
+
+export type ChangeMode = "qresync" | "condstore" | "plain";
+
+export interface FlagChange {
+  uid: number;
+  seen: boolean;
+  flagged: boolean;
+  answered: boolean;
+  labels: string[];
+}
+
+export interface Changes {
+  folder: string;
+  cursor: string;
+  full_resync: boolean;
+  added: Summary[];
+  flags_changed: FlagChange[];
+  vanished: number[];
+  /** How many were added in all (`added` holds the newest ADDED_MAX). */
+  addedTotal: number;
+  mode: ChangeMode;
+}
+
+export const ADDED_MAX = 100;
+// Without QRESYNC the cursor lists the known UIDs while they fit in this many ranges.
+const SET_RANGES_MAX = 100;
+
+export async function getChanges(client: ImapFlow, folder: string, since: string | null): Promise<Changes> {
+  const prior = since === null ? null : decodeChangesCursor(since);
+  const t = tracking(client) ?? { selects: 0, changes: 0, highestModseq: 0n };
+  const selectsBefore = t.selects;
+  return withMailbox(client, folder, async (first) => {
+    const path = first.path;
+    if (prior && prior.path !== path) throw new InputError("since", `is a cursor of the folder ${JSON.stringify(prior.path)}: pass that folder, or leave since out to start afresh`);
+    const mode = await modeOf(client, path);
+    const box = client.mailbox as MailboxObject;
+    const stale = prior && (String(box.uidValidity) !== prior.uidValidity || (mode !== "plain" && (box.noModseq || prior.modseq === null)));
+    if (!prior || stale) {
+      // The cursor must say where the folder is now: a SELECT during this call says so, else one more EXAMINE.
+      if (t.selects === selectsBefore) await client.mailboxOpen(path, { readOnly: true });
+      return { ...empty(path, mode), full_resync: Boolean(stale), cursor: encodeChangesCursor(await freshCursor(client, t, mode)) };
+    }
+    // A UID FETCH … VANISHED reports others' changes made meanwhile at its end (then it runs again);
+    // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first.
+    if (mode !== "qresync") await client.noop();
+    return verified(t, () => delta(client, t, mode, prior));
+  }, { readOnly: true, freshness: "none" });
+}
+
+/** QRESYNC where offered (enabled once per connection), else CONDSTORE, else neither. */
+async function modeOf(client: ImapFlow, path: string): Promise<ChangeMode> {
+  const mode = (await enableExtension(client, "QRESYNC")) ? "qresync" : (await enableExtension(client, "CONDSTORE")) ? "condstore" : "plain";
+  if (!client.mailbox) await client.mailboxOpen(path, { readOnly: true }); // ENABLE needed the folder unselected
+  return mode;
+}
+
+const empty = (folder: string, mode: ChangeMode) => ({ folder, added: [], flags_changed: [], vanished: [], addedTotal: 0, mode });
+
+async function freshCursor(client: ImapFlow, t: Pick<ViewTracking, "highestModseq">, mode: ChangeMode): Promise<ChangesCursor> {
+  const box = client.mailbox as MailboxObject;
+  const uidNext = box.uidNext ?? 1;
+  const modseq = mode === "plain" ? null : String(box.highestModseq ?? t.highestModseq);
+  const base = { path: box.path, uidValidity: String(box.uidValidity), modseq, uidNext, count: null, set: null };
+  if (mode === "qresync") return base;
+  return { ...base, ...known(uidNext > 1 ? await searchRanges(client, { uid: `1:${uidNext - 1}` }) : []) };
+}
+
+function known(ranges: Array<readonly [number, number]>): Pick<ChangesCursor, "count" | "set"> {
+  return { count: countOf(ranges), set: ranges.length <= SET_RANGES_MAX ? ranges.map(([a, b]) => (a === b ? `${a}` : `${a}:${b}`)).join(",") : null };
+}
+
+async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "earlier">, mode: ChangeMode, prior: ChangesCursor): Promise<Changes> {
+  const box = client.mailbox as MailboxObject;
+  const changed = mode === "plain" ? [] : await changedSince(client, t, BigInt(prior.modseq!), mode === "qresync");
+  const vanishedEarlier = t.earlier ?? [];
+  t.earlier = undefined;
+  let addedUids = changed.filter((m) => m.uid >= prior.uidNext).map((m) => m.uid);
+  if (mode === "plain") addedUids = (await searchRanges(client, { uid: `${prior.uidNext}:*` })).flatMap(([a, b]) => range(a, b)).filter((u) => u >= prior.uidNext);
+  let vanished = vanishedEarlier.filter((u) => u < prior.uidNext);
+  let next: Pick<ChangesCursor, "count" | "set"> = { count: null, set: null };
+  if (mode !== "qresync") {
+    const below = prior.uidNext > 1 ? await searchRanges(client, { uid: `1:${prior.uidNext - 1}` }) : [];
+    const gone = goneSince(prior, below);
+    if (gone === null) return { ...empty(box.path, mode), full_resync: true, cursor: encodeChangesCursor(await freshCursor(client, t, mode)) };
+    vanished = gone;
+    next = known(rangesOf([...below.flatMap(([a, b]) => range(a, b)), ...addedUids]));
+  }
+  const highest = [BigInt(prior.modseq ?? 0), t.highestModseq, ...changed.map((m) => m.modseq ?? 0n)].reduce((a, b) => (b > a ? b : a));
+  const uidNext = Math.max(prior.uidNext, ...addedUids.map((u) => u + 1));
+  const newest = [...addedUids].sort((a, b) => b - a).slice(0, ADDED_MAX);
+  return {
+    folder: box.path,
+    cursor: encodeChangesCursor({ ...prior, modseq: mode === "plain" ? null : String(highest), uidNext, ...next }),
+    full_resync: false,
+    added: await summaries(client, box.path, newest, ADDED_MAX),
+    flags_changed: changed.filter((m) => m.uid < prior.uidNext).sort((a, b) => a.uid - b.uid).map(flagChange),
+    vanished: [...new Set(vanished)].sort((a, b) => a - b),
+    addedTotal: addedUids.length,
+    mode,
+  };
+}
+
+/** UID FETCH 1:* (UID FLAGS) (CHANGEDSINCE m [VANISHED]): each changed message once, its latest state. */
+async function changedSince(client: ImapFlow, t: Pick<ViewTracking, "earlier">, modseq: bigint, vanished: boolean): Promise<FetchMessageObject[]> {
+  if (vanished) t.earlier = [];
+  const latest = new Map<number, FetchMessageObject>();
+  for await (const msg of client.fetch("1:*", { uid: true, flags: true, labels: true }, { uid: true, changedSince: modseq })) {
+    if (typeof msg.uid !== "number" || !msg.flags) continue;
+    const seen = latest.get(msg.uid);
+    if (!seen || (msg.modseq ?? 0n) >= (seen.modseq ?? 0n)) latest.set(msg.uid, msg);
+  }
+  return [...latest.values()];
+}
+
+/** Without VANISHED: the UIDs the cursor knew that are gone; null when it kept only their number and some went. */
+function goneSince(prior: ChangesCursor, below: Array<readonly [number, number]>): number[] | null {
+  if (prior.set !== null) {
+    const now = new Set(below.flatMap(([a, b]) => range(a, b)));
+    return parseSet(prior.set).flatMap(([a, b]) => range(a, b)).filter((u) => !now.has(u));
+  }
+  return countOf(below) === prior.count ? [] : null;
+}
+
+function flagChange(m: FetchMessageObject): FlagChange {
+  const f = m.flags ?? new Set<string>();
+  return { uid: m.uid, seen: f.has("\\Seen"), flagged: f.has("\\Flagged"), answered: f.has("\\Answered"), labels: labelsOf(m) };
+}
+
+const range = (a: number, b: number) => Array.from({ length: Math.max(0, b - a + 1) }, (_, i) => a + i);

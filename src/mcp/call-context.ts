@@ -1,0 +1,63 @@
+// The per-request view of whose mailbox is served: the ToolContext a tool's handler gets, built from the
+// Bearer token the /mcp route checked (authInfo, which the SDK hands every request handler as
+// ctx.http.authInfo). Tools, the message resource and completions all start here.
+import type { AuthInfo, McpServer, ServerContext } from "@modelcontextprotocol/server";
+import { contentReaders } from "../mail/content/readers.ts";
+import { plainImapError } from "./plain-errors.ts";
+import type { McpServerDeps } from "./server.ts";
+import type { ToolContext } from "./tools/index.ts";
+import { outgoingDeps } from "./tools/context.ts";
+import { sendingApi, type SendingApi } from "./send-gate/sending.ts";
+
+/** What the route puts in authInfo.extra so tools know whose mailbox they serve. */
+export interface TokenExtra {
+  tokenId: string;
+  grantId: string;
+}
+
+/** The token's ids from a request's authInfo, or null when it carries none (never on an authenticated /mcp). */
+export function tokenOf(auth: AuthInfo | undefined): (TokenExtra & { auth: AuthInfo }) | null {
+  const { tokenId, grantId } = (auth?.extra ?? {}) as Partial<TokenExtra>;
+  return auth && tokenId && grantId ? { tokenId, grantId, auth } : null;
+}
+
+/**
+ * `call`: the tool call being answered (its server and SDK context), which the send gate needs for
+ * what the client declared and for the round's requestState. Without one (the message resource,
+ * completions) nothing can be sent.
+ */
+export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal,
+  call?: { server: McpServer; call: ServerContext }): ToolContext {
+  const { account } = deps.mail.credentials.for(tokenId, auth.token);
+  const ctx: Omit<ToolContext, "sending"> = {
+    tokenId,
+    grantId,
+    scopes: auth.scopes,
+    // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
+    withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
+    account,
+    content: contentReaders(tokenId, deps.mail.content),
+    submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
+    reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
+    // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
+    recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
+      deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
+    log: deps.log,
+    signal,
+    signInProviders: deps.signInProviders ?? [],
+  };
+  const sending: SendingApi = call
+    ? sendingApi(deps.sending, {
+      grantId, server: call.call, log: deps.log, signal,
+      // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
+      capabilities: call.server.server.getClientCapabilities(),
+      outgoing: () => outgoingDeps(ctx),
+    })
+    : NO_SENDING;
+  return { ...ctx, sending };
+}
+
+const refuse = async (): Promise<never> => {
+  throw new Error("sending is only possible inside a tool call");
+};
+const NO_SENDING: SendingApi = { send: refuse, confirmReview: refuse };

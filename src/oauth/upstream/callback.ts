@@ -1,0 +1,111 @@
+// GET /oauth/upstream/callback without the HTTP (docs/design.md §5): the OAuth mail provider sends the
+// browser back with a code (or an error); we exchange it (PKCE), learn the mailbox address, build the
+// account, check a live IMAP login with the access token (docs/contract.md §14, item 5: no code before
+// a live IMAP login) and only then issue the MCP code, exactly as the password form does. Every failure
+// comes back on the setup form in words (upstream-error.ts), never to the client's redirect.
+import type { Clock } from "../../clock.ts";
+import type { MailAccount } from "../../mail/account.ts";
+import { learnAddress } from "../../mail/providers/oauth/address.ts";
+import { renewalFor } from "../../mail/providers/oauth/lifetime.ts";
+import type { OAuthProvider } from "../../mail/providers/oauth/provider.ts";
+import type { OAuthProviders } from "../../mail/providers/oauth/registry.ts";
+import { exchangeCode, type Fetch } from "../../mail/providers/oauth/token-client.ts";
+import { upstreamError, UpstreamError, type UpstreamErrorKind } from "../../mail/providers/oauth/upstream-error.ts";
+import type { PendingRequest } from "../../store/pending.ts";
+import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts";
+import { chooseAccess } from "../setup/access.ts";
+import { chooseSendPolicy } from "../setup/send-choice.ts";
+import type { ConnectFields } from "../setup/connect-form.ts";
+import { form, issueGrant, limitedLogin, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { callbackUrl } from "./start.ts";
+
+export interface SignInCallbackDeps extends ConnectDeps {
+  clock: Clock;
+  providers: OAuthProviders;
+  flows: UpstreamFlows;
+  /** The provider's token and userinfo endpoints are called with it; tests may pass their own. */
+  fetch?: Fetch;
+}
+
+/** What the provider's redirect carried (RFC 6749 §4.1.2, §4.1.2.1). */
+export interface CallbackQuery {
+  state?: string;
+  code?: string;
+  error?: string;
+  error_description?: string;
+}
+
+export type CallbackOutcome =
+  | ConnectOutcome
+  /** No sign-in under way by that state (expired, used, or never started here). */
+  | { kind: "unknown" }
+  /** The state is real but the browser is not the one that started it (RFC 9700 §4.7.1). */
+  | { kind: "other_browser" };
+
+/** The outcome and the form fields to show again with it (ids from the sealed flow). */
+export interface CallbackResult {
+  outcome: CallbackOutcome;
+  fields: ConnectFields;
+}
+
+/** A refusal from the provider on the form: the person's to fix (401), or the operator's / nobody's now (502). */
+const STATUS: Record<UpstreamErrorKind, 401 | 502> = { refused: 401, lost: 401, misconfigured: 502, unavailable: 502 };
+
+function asForm(pending: PendingRequest, err: unknown): ConnectOutcome {
+  if (err instanceof UpstreamError) return form(pending, STATUS[err.kind], err.message);
+  throw err;
+}
+
+/** The account a fresh sign-in opens, or the reason on the form. */
+async function signedInAccount(deps: SignInCallbackDeps, p: OAuthProvider, flow: UpstreamFlow, code: string, now: number): Promise<MailAccount> {
+  const tokens = await exchangeCode(p, code, flow.secrets.codeVerifier, callbackUrl(deps.config.baseUrl), deps.fetch);
+  const renewal = renewalFor(tokens, now);
+  if (!renewal) {
+    throw new UpstreamError("misconfigured", `${p.name} gave this server no refresh token, so the mailbox would stop working within the hour. ` +
+      "Whoever runs this server should check that the app asks for offline access (docs/oauth-providers.md).");
+  }
+  const email = await learnAddress(p, tokens, (flow.secrets.fields.email ?? "").trim(), deps.fetch);
+  return {
+    provider: p.id, email, username: email,
+    auth: { kind: "oauth2", accessToken: tokens.accessToken, sasl: p.sasl, renewal },
+    imap: { ...p.imap }, smtp: { ...p.smtp }, providerSavesSent: p.savesSent,
+    // A file provider's hosts are the operator's choice, checked like custom hosts (docs/oauth.md §6).
+    requirePublicHosts: p.fromFile && !deps.config.allowPrivateHosts,
+  };
+}
+
+/** The live IMAP login with the token, worded for a sign-in; then the code. */
+async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending: PendingRequest, account: MailAccount, fields: ConnectFields, clientIp: string) {
+  const access = chooseAccess(fields.access, pending.scope);
+  if (!access.ok) return form(pending, 400, access.message);
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return form(pending, 400, send.message);
+  const failed = await limitedLogin(deps, account, pending, clientIp);
+  if (failed?.kind === "form" && failed.status === 401) {
+    return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
+  }
+  return failed ?? issueGrant(deps, pending, account, access.access, send.policy, p.name);
+}
+
+export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {
+  const taken = query.state ? await deps.flows.take(query.state, binding) : { kind: "unknown" as const };
+  if (taken.kind !== "found") return { outcome: taken, fields: {} };
+  const { flow } = taken;
+  const fields: ConnectFields = { ...flow.secrets.fields, request_id: flow.secrets.requestId, csrf_token: flow.secrets.csrfToken };
+  const pending = await deps.pending.get(flow.secrets.requestId);
+  const p = deps.providers.find(flow.provider);
+  if (!pending || !p) return { outcome: { kind: "expired" }, fields };
+  if (query.error || !query.code) {
+    const err = upstreamError(p.name, query.error || "invalid_request", query.error_description ?? null);
+    return { outcome: asForm(pending, err), fields };
+  }
+  let account: MailAccount;
+  try {
+    account = await signedInAccount(deps, p, flow, query.code, deps.clock());
+  } catch (err) {
+    deps.log.warn("provider sign-in failed", { provider: p.id, kind: err instanceof UpstreamError ? err.kind : "error" });
+    return { outcome: asForm(pending, err), fields };
+  }
+  const shown = { ...fields, email: account.email };
+  return { outcome: await loginAndIssue(deps, p, pending, account, shown, clientIp), fields: shown };
+}
