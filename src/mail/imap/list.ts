@@ -6,9 +6,17 @@
 // the LIST where the server offers LIST-STATUS (RFC 5819), else from one STATUS per folder kept,
 // within a time budget (./folder-status.ts).
 import type { ImapFlow, ListResponse } from "imapflow";
-import { decodePath, encodePath, getStringList, hasCapability, normalizePath } from "imapflow/lib/tools.js";
-import { specialUse } from "imapflow/lib/special-use.js";
 import { MailError } from "../errors.ts";
+
+/**
+ * imapflow's own path and flag helpers, imported on the first listing (by then the pooled client has
+ * loaded them with imapflow, ./client.ts): their module brings libmime and its charset tables, which
+ * an idle server does not hold (docs/performance.md "Idle memory").
+ */
+type Helpers = typeof import("imapflow/lib/tools.js") & Pick<typeof import("imapflow/lib/special-use.js"), "specialUse">;
+let loaded: Promise<Helpers> | undefined;
+const helpers = (): Promise<Helpers> =>
+  (loaded ??= Promise.all([import("imapflow/lib/tools.js"), import("imapflow/lib/special-use.js")]).then(([tools, use]) => ({ ...tools, specialUse: use.specialUse })));
 
 /** The most folders kept: far above any real account, and a bound on what a hostile server makes us hold. */
 export const MAX_FOLDERS = 5000;
@@ -37,19 +45,21 @@ export interface ListOptions {
 }
 
 export async function listBounded(client: ImapFlow, options: ListOptions = {}): Promise<Listing> {
+  const h = await helpers();
+  const { hasCapability, encodePath } = h;
   const exec = (client as unknown as { exec: Exec }).exec.bind(client);
   const listing: Listing = { folders: [], omitted: 0, status: new Map(), statusInline: false };
   const byPath = new Map<string, ListResponse>();
   let lines = 0;
   const onList = (u: Untagged) => {
     if (++lines > MAX_LIST_LINES) return tooMany(client);
-    const entry = toEntry(client, u);
+    const entry = toEntry(h, client, u);
     if (!entry || byPath.has(entry.path)) return;
     if (byPath.size >= MAX_FOLDERS) return void listing.omitted++;
     byPath.set(entry.path, entry);
   };
   const onStatus = (u: Untagged) => {
-    const path = pathOf(client, u.attributes?.[0]);
+    const path = pathOf(h, client, u.attributes?.[0]);
     if (path !== null && byPath.has(path)) listing.status.set(path, statusOf(u.attributes?.[1]));
   };
   const inline = options.status === true && hasCapability(client, "LIST-STATUS");
@@ -65,9 +75,9 @@ export async function listBounded(client: ImapFlow, options: ListOptions = {}): 
   });
   // A server listing more folders than are kept would send as many LSUB lines again, for
   // folders not shown: their subscription is then left unknown, which imapflow reports as subscribed.
-  if (options.subscriptions && listing.omitted === 0) await subscribe(exec, client, byPath, args);
+  if (options.subscriptions && listing.omitted === 0) await subscribe(h, exec, client, byPath, args);
   else if (options.subscriptions) for (const entry of byPath.values()) entry.subscribed = !entry.flags.has("\\NonExistent");
-  listing.folders = sorted(assignSpecialUse(client, [...byPath.values()]));
+  listing.folders = sorted(assignSpecialUse(h, client, [...byPath.values()]));
   return listing;
 }
 
@@ -92,13 +102,13 @@ function giveUpReason(client: ImapFlow): MailError | null {
 const rejected = (err: unknown) => (err as { responseStatus?: string })?.responseStatus === "BAD" || (err as { responseStatus?: string })?.responseStatus === "NO";
 
 /** LSUB (RFC 3501 §6.3.9) marks the kept folders subscribed; a server that refuses it leaves them all subscribed, as imapflow does. */
-async function subscribe(exec: Exec, client: ImapFlow, byPath: Map<string, ListResponse>, args: unknown[]): Promise<void> {
+async function subscribe(h: Helpers, exec: Exec, client: ImapFlow, byPath: Map<string, ListResponse>, args: unknown[]): Promise<void> {
   let lines = 0;
   try {
     await run(exec, "LSUB", args, {
       LSUB: (u) => {
         if (++lines > MAX_LIST_LINES) return tooMany(client);
-        const path = pathOf(client, u.attributes?.[2]);
+        const path = pathOf(h, client, u.attributes?.[2]);
         const entry = path === null ? undefined : byPath.get(path);
         if (entry) entry.subscribed = true;
       },
@@ -111,20 +121,20 @@ async function subscribe(exec: Exec, client: ImapFlow, byPath: Map<string, ListR
   if (inbox) inbox.subscribed = true;
 }
 
-function pathOf(client: ImapFlow, attribute: Attribute | Attribute[] | undefined): string | null {
+function pathOf(h: Helpers, client: ImapFlow, attribute: Attribute | Attribute[] | undefined): string | null {
   if (!attribute || Array.isArray(attribute) || attribute.value === undefined || attribute.value === null) return null;
-  return normalizePath(client, decodePath(client, String(attribute.value)));
+  return h.normalizePath(client, h.decodePath(client, String(attribute.value)));
 }
 
 /** One LIST line as imapflow's list() would give it (path decoded from modified UTF-7, flags, name, parent). */
-function toEntry(client: ImapFlow, u: Untagged): ListResponse | null {
+function toEntry(h: Helpers, client: ImapFlow, u: Untagged): ListResponse | null {
   const [flagList, delimiterAttr, nameAttr] = u.attributes ?? [];
   const raw = nameAttr && !Array.isArray(nameAttr) && nameAttr.value != null ? String(nameAttr.value) : null;
   if (raw === null) return null;
   const delimiter = delimiterAttr && !Array.isArray(delimiterAttr) && typeof delimiterAttr.value === "string" ? delimiterAttr.value : "";
-  let path = normalizePath(client, decodePath(client, raw));
+  let path = h.normalizePath(client, h.decodePath(client, raw));
   if (delimiter && path.startsWith(delimiter)) path = path.slice(1);
-  const flags = new Set(getStringList(flagList));
+  const flags = new Set(h.getStringList(flagList));
   if (flags.has("\\NonExistent")) flags.add("\\Noselect"); // RFC 5258 §3: \NonExistent implies \Noselect
   const parent = delimiter ? path.split(delimiter) : [path];
   const name = parent.pop() ?? path;
@@ -148,11 +158,11 @@ function statusOf(list: Attribute | Attribute[] | undefined): { messages?: numbe
 // guesses from well-known names; each use goes to one folder, the shallowest first.
 const SOURCE_ORDER = ["extension", "name", "name-guess"];
 
-function assignSpecialUse(client: ImapFlow, folders: ListResponse[]): ListResponse[] {
-  const reports = hasCapability(client, "SPECIAL-USE") || client.capabilities.has("XLIST");
+function assignSpecialUse(h: Helpers, client: ImapFlow, folders: ListResponse[]): ListResponse[] {
+  const reports = h.hasCapability(client, "SPECIAL-USE") || client.capabilities.has("XLIST");
   const candidates = folders.flatMap((entry) => {
     if (entry.path.toUpperCase() === "INBOX" && !entry.flags.has("\\NonExistent")) return [{ entry, flag: "\\Inbox", source: "name" }];
-    const { flag, source } = specialUse(reports, entry);
+    const { flag, source } = h.specialUse(reports, entry);
     return flag && source ? [{ entry, flag, source }] : [];
   });
   candidates.sort((a, b) => SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source) ||
