@@ -8,7 +8,8 @@
 // that HTTP, auth, session lookup, JSON-RPC and the tool all count. A warm-up pass first (JIT, IMAP
 // logins, folder selects), then the measured passes.
 import type { MailAccount } from "../src/mail/account.ts";
-import { CALLGRIND, modernCaller, openRawSession, rawCaller, startServer, type McpCaller } from "./bench-lib.ts";
+import { connectClient } from "../test/support/mcp-client.ts";
+import { CALLGRIND, modernCaller, openRawSession, rawCaller, sdkCaller, startServer, type McpCaller } from "./bench-lib.ts";
 
 const TOKENS = 10;
 const SESSIONS_PER_TOKEN = 10;
@@ -44,11 +45,22 @@ export async function runLoad(lanes: McpCaller[][], mix: Array<(m: McpCaller) =>
   }));
 }
 
-/** One row per era (given as a function that makes the callers of one token). */
+type Mix = Array<(m: McpCaller) => Promise<unknown>>;
+
+/** The loads a row measures by default: the read mix, and list_providers alone. */
+const defaultLoads = (folder: string): Array<[string, Mix, number]> => [
+  ...(PARTS.has("mix") ? [["read mix", readMix(folder), CALLS] as [string, Mix, number]] : []),
+  // list_providers touches no IMAP: its figure is the HTTP + auth + session + JSON-RPC cost that
+  // the SDK and the session store add to every call.
+  ...(PARTS.has("bare") ? [["list_providers", [(m: McpCaller) => m.call("list_providers", {})], CALLS * 3] as [string, Mix, number]] : []),
+];
+
+/** One row per era (given as a function that makes the callers of one token); the lowest CPU per call of each load. */
 export async function cpuRow(
   label: string, account: MailAccount, folder: string,
   callersFor: (url: string, token: string) => Promise<McpCaller[]>,
-): Promise<{ mix: number; bare: number }> {
+  loads: Array<[string, Mix, number]> = defaultLoads(folder),
+): Promise<number[]> {
   const server = await startServer(Array.from({ length: TOKENS }, () => account));
   try {
     const url = `http://localhost:${server.port}/mcp`;
@@ -84,12 +96,9 @@ export async function cpuRow(
         `(lowest of ${runs.map((r) => (r / 1000).toFixed(3)).join(", ")}; ${ROUNDS} x ${calls} calls in ${(wall / 1000).toFixed(1)} s)`);
       return best;
     };
-    // The read mix is what users cause; list_providers alone touches no IMAP, so its figure is the
-    // HTTP + auth + session + JSON-RPC cost that the SDK and the session store add to every call.
-    return {
-      mix: PARTS.has("mix") ? await measure("read mix", readMix(folder), CALLS) : NaN,
-      bare: PARTS.has("bare") ? await measure("list_providers", [(m) => m.call("list_providers", {})], CALLS * 3) : NaN,
-    };
+    const results: number[] = [];
+    for (const [what, mix, calls] of loads) results.push(await measure(what, mix, calls));
+    return results;
   } finally {
     server.kill();
   }
@@ -105,6 +114,31 @@ export async function sessionCallers(url: string, token: string): Promise<McpCal
 /** 2026-07-28 era: no sessions; as many clients per token, each its own caller. */
 export async function modernCallers(url: string, token: string): Promise<McpCaller[]> {
   return Array.from({ length: SESSIONS_PER_TOKEN }, () => modernCaller(url, token));
+}
+
+/**
+ * Reads and writes, as a busy client population sends them: the official SDK client on 100 sessions
+ * over 10 tokens (its initialize, its own checks of each result), the five read tools plus
+ * mark_as_read (a flag set and cleared) and send_email (to an SMTP server of its own process that
+ * records and drops: scripts/bench-smtp.ts), 2 writes in 7 calls. `account` must carry that SMTP server.
+ */
+export async function mixedCpuRow(account: MailAccount, folder: string): Promise<void> {
+  let read = false;
+  const mix: Mix = [
+    ...readMix(folder),
+    (m) => m.call("mark_as_read", { folder, uids: [7], read: (read = !read) }),
+    (m) => m.call("send_email", { to: "bench-sink@example.net", subject: "bench", text: "Hello from the bench." }),
+  ];
+  console.log(`\nserver CPU per call, reads and writes (5 read tools, mark_as_read, send_email), ${TOKENS} tokens, ` +
+    `${TOKENS * SESSIONS_PER_TOKEN} SDK sessions, ${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
+  await cpuRow("2025-11-25, 100 sessions (SDK client)", account, folder, sdkSessions, [["reads + writes", mix, CALLS]]);
+}
+
+/** 2025 era through the official SDK client: each token's ten sessions. */
+async function sdkSessions(url: string, token: string): Promise<McpCaller[]> {
+  const callers: McpCaller[] = [];
+  for (let i = 0; i < SESSIONS_PER_TOKEN; i++) callers.push(sdkCaller(await connectClient(url, token)));
+  return callers;
 }
 
 export async function cpuRows(account: MailAccount, folder: string): Promise<void> {

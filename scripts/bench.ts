@@ -34,7 +34,7 @@ import {
   ITERATIONS, WARMUP, modernCaller, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows } from "./bench-latency.ts";
-import { cpuRows } from "./bench-cpu.ts";
+import { cpuRows, mixedCpuRow } from "./bench-cpu.ts";
 import { plainClient, type PlainRows } from "./bench-plain.ts";
 import { storeRows } from "./bench-store.ts";
 import { pdfRows } from "./bench-pdf.ts";
@@ -203,6 +203,7 @@ async function main(): Promise<void> {
     if (runs("write")) await writeRows(h); // issue 5: send_email, move_email
     if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
     if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
+    if (runs("cpu")) await withSmtpSink(h, (sink) => mixedCpuRow(testAccount(h.dovecot.users.alice, h.dovecot, sink), MIX)); // issue 25: writes too
     if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
     if (runs("signin")) await signInRows(h); // issue 22: a call that renews a provider's token vs one that does not
     if (runs("tidy")) await tidyRows(h); // issue 21: search "*" over 10 folders, get_changes on 20,000
@@ -211,6 +212,16 @@ async function main(): Promise<void> {
     if (runs("many")) await manyRows(); // issue 25: 1,000 mailboxes on one instance
   } finally {
     await stopHarness();
+  }
+}
+
+/** An SMTP server of its own process (scripts/bench-smtp.ts) for as long as `fn` runs; its port. */
+async function withSmtpSink(h: Awaited<ReturnType<typeof getHarness>>, fn: (port: number) => Promise<void>): Promise<void> {
+  const sink = await startSmtpSink(h.dovecot.users);
+  try {
+    await fn(sink.port);
+  } finally {
+    sink.kill();
   }
 }
 
