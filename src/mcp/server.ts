@@ -22,7 +22,7 @@ import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
-import { SERVER_CAPABILITIES } from "./capabilities.ts";
+import { ownCapabilities } from "./capabilities.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -93,7 +93,7 @@ const BY_NAME = new Map(REGISTRATIONS.map((r) => [r.tool.name, r]));
  */
 export function createMcpServer(deps: McpServerDeps, onlyTool?: string): McpServer {
   const server = new McpServer(serverIdentity(deps.baseUrl, deps.version), {
-    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
+    instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: ownCapabilities(),
     // A 2026-07-28 round's requestState is checked (signature, expiry, token) before a tool sees it (docs/design.md §3).
     requestState: { verify: deps.sending.codecs.state.verify },
   });

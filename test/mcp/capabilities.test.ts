@@ -7,6 +7,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
+import { ownCapabilities, SERVER_CAPABILITIES } from "../../src/mcp/capabilities.ts";
 
 const MODERN = "2026-07-28";
 let srv: TestServer;
@@ -74,4 +75,13 @@ describe("subscriptions/listen (2026-07-28)", () => {
     expect(sent[0]).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: {} } });
     expect(sent.at(-1)).toMatchObject({ id: 7, result: { resultType: "complete" } });
   });
+});
+
+test("each server owns its copy of the capabilities: the SDK's merging into one never reaches the constant", () => {
+  const copy = ownCapabilities();
+  expect(copy).toEqual(SERVER_CAPABILITIES);
+  (copy.tools as { listChanged?: boolean }).listChanged = true;
+  (copy as Record<string, unknown>).logging = {};
+  expect(SERVER_CAPABILITIES.tools.listChanged).toBe(false);
+  expect("logging" in SERVER_CAPABILITIES).toBe(false);
 });
