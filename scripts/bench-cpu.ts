@@ -124,10 +124,12 @@ export async function modernCallers(url: string, token: string): Promise<McpCall
  */
 export async function mixedCpuRow(account: MailAccount, folder: string): Promise<void> {
   let read = false;
+  let sends = 0;
   const mix: Mix = [
     ...readMix(folder),
     (m) => m.call("mark_as_read", { folder, uids: [7], read: (read = !read) }),
-    (m) => m.call("send_email", { to: "bench-sink@example.net", subject: "bench", text: "Hello from the bench." }),
+    // A different message each time: the send gate answers a repeat from its ledger without sending.
+    (m) => m.call("send_email", { to: "bench-sink@example.net", subject: `bench ${++sends}`, text: "Hello from the bench." }),
   ];
   console.log(`\nserver CPU per call, reads and writes (5 read tools, mark_as_read, send_email), ${TOKENS} tokens, ` +
     `${TOKENS * SESSIONS_PER_TOKEN} SDK sessions, ${TOKENS * CALLERS_PER_TOKEN} callers at once:`);
