@@ -97,6 +97,24 @@ describe("/mcp statuses", () => {
     expect(res.status).toBe(401);
   });
 
+  test("a store that cannot record a new session: 500 without the store's words, and nothing kept", async () => {
+    const rows = srv.deps.store.sessions;
+    const insert = rows.insert;
+    rows.insert = async () => { throw new Error("connection to the database lost (host db.internal:5432)"); };
+    const before = srv.deps.sessions.cached;
+    try {
+      const res = await post(alice.token, initialize());
+      const text = await res.text();
+      // Before: 400 "Parse error" with the store's message in `data`.
+      expect(res.status).toBe(500);
+      expect(text).not.toContain("db.internal");
+      expect(srv.deps.sessions.cached).toBe(before);
+      expect(srv.deps.log.lines.some((l) => l.includes("db.internal"))).toBe(true); // logged for the operator
+    } finally {
+      rows.insert = insert;
+    }
+  });
+
   test("another token's session id: 404", async () => {
     const id = await openSession(alice.token);
     const res = await post(bob.token, toolsList(), { "mcp-session-id": id });
