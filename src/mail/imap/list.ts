@@ -4,7 +4,7 @@
 // folder. Here one LIST is read through imapflow's command runner: the first MAX_FOLDERS entries
 // are kept, the rest only counted; subscriptions come from LSUB by a map lookup; counts come with
 // the LIST where the server offers LIST-STATUS (RFC 5819), else from one STATUS per folder kept,
-// within a time budget (./folder-status.ts).
+// within a time budget (../read/mailboxes.ts).
 import type { ImapFlow, ListResponse } from "imapflow";
 import { decodePath, encodePath, getStringList, hasCapability, normalizePath } from "imapflow/lib/tools.js";
 import { specialUse } from "imapflow/lib/special-use.js";

@@ -7,8 +7,8 @@
 //   imapflow parses in one piece (0.5-3 s of one core here, no other request served meanwhile).
 // The message then arrives without bodyStructure, as if the server had answered NIL (which
 // imapflow accepts); readers take its parts from the message's own MIME instead
-// (../read/structure.ts). Only the response's own syntax is walked: a subject containing the word
-// BODYSTRUCTURE is a quoted string or a literal, never a key.
+// (../read/attachment-list.ts, ../read/attachment/from-source.ts). Only the response's own syntax
+// is walked: a subject containing the word BODYSTRUCTURE is a quoted string or a literal, never a key.
 
 /** Longest BODYSTRUCTURE given to imapflow: some 500 parts. Real mail stays far below. */
 export const MAX_STRUCTURE_BYTES = 64 * 1024;
