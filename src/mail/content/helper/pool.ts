@@ -87,8 +87,7 @@ export class HelperPool<T> {
     slot.idleTimer = null;
     slot.owner = job.owner;
     this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
-    if (!slot.helper || slot.helper.exited) slot.helper = this.spawn(slot);
-    const outcome = await slot.helper.run(job.input, job.payload, job.budgetMs);
+    const outcome = await this.runOn(slot, job);
     const left = (this.running.get(job.owner) ?? 1) - 1;
     if (left) this.running.set(job.owner, left);
     else this.running.delete(job.owner);
@@ -96,6 +95,16 @@ export class HelperPool<T> {
     this.afterJob(slot);
     job.resolve(outcome);
     this.pump();
+  }
+
+  /** The job on the slot's helper, started if need be; a helper that cannot be started (EAGAIN, EMFILE) is the job's error. */
+  private async runOn(slot: Slot<T>, job: Job<T>): Promise<PoolOutcome<T>> {
+    try {
+      if (!slot.helper || slot.helper.exited) slot.helper = this.spawn(slot);
+      return await slot.helper.run(job.input, job.payload, job.budgetMs);
+    } catch (err) {
+      return { ok: false, reason: "error", detail: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   private spawn(slot: Slot<T>): HelperProcess<T> {
