@@ -23,12 +23,14 @@ import { openStore } from "../src/store/store.ts";
 import { systemClock } from "../src/clock.ts";
 import { testConfig } from "../test/support/app.ts";
 import { freePort } from "../test/support/ports.ts";
+import { buildSending } from "../src/mcp/send-gate/sending.ts";
 import { issueTestToken } from "../test/support/token.ts";
 import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
 const accounts = JSON.parse(process.argv[2] ?? "[]") as MailAccount[];
 const port = await freePort();
-const config = testConfig({ baseUrl: `http://localhost:${port}`, port });
+// The send caps (30 an hour by default) would refuse the send_email row's hundreds of sends.
+const config = testConfig({ baseUrl: `http://localhost:${port}`, port, sendLimits: { perHour: 100_000, perDay: 100_000 } });
 // A store like the service's (src/service.ts): a SQLite file with session rows on their own connection, or Postgres.
 const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-bench-"));
 process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -38,11 +40,12 @@ const store = await openStore({
   databaseUrl, sqlitePath: join(dir, "store.sqlite"), masterKey: config.secretKey, clock: systemClock, clientIdleMs: CLIENT_IDLE_MS,
 });
 const clients = new ClientRegistry(config, store.clients);
-const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger);
+const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { answers: store.sessionAnswers });
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, baseUrl: config.baseUrl });
+const sending = buildSending(store, config.secretKey, config.sendLimits, systemClock);
+const mcp = new McpEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
 const providers = new OAuthProviders(config.oauth);
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });

@@ -28,6 +28,8 @@ export interface Settings {
   databaseUrl: string | null;
   /** RFC 7591 dynamic client registration at /oauth/register (docs/oauth.md §9); off = the contract's one client. */
   openRegistration: boolean;
+  /** Messages one grant may send per hour and per day, counted across instances (docs/design.md §7). */
+  sendLimits: SendLimits;
   /** OAuth mail providers: the Microsoft and Google presets when configured, and the providers file (docs/design.md §5). */
   oauth: OAuthSettings;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
@@ -35,6 +37,14 @@ export interface Settings {
   /** Clients identified by a Client ID Metadata Document: client_id = an HTTPS URL (docs/oauth.md §11). */
   clientMetadataDocuments: boolean;
 }
+
+export interface SendLimits {
+  perHour: number;
+  perDay: number;
+}
+
+/** MAILBOX_MCP_SEND_LIMITS' default: room for a busy person's day, not for a runaway loop. */
+export const DEFAULT_SEND_LIMITS: SendLimits = { perHour: 30, perDay: 200 };
 
 /** Settings plus what the data dir supplies when not configured. */
 export interface Config extends Settings {
@@ -129,6 +139,25 @@ function databaseUrl(value: string | undefined): string | null {
   return value;
 }
 
+/** `30/h,200/d`: either part may be left out (it keeps its default); each count 1 to 100000. */
+export function sendLimits(value: string | undefined): SendLimits {
+  const key = "MAILBOX_MCP_SEND_LIMITS";
+  const out = { ...DEFAULT_SEND_LIMITS };
+  const seen = new Set<string>();
+  for (const part of list(value)) {
+    const m = /^(\d{1,6})\s*\/\s*(h|d)$/i.exec(part);
+    const n = m ? Number(m[1]) : 0;
+    if (!m || n < 1 || n > 100_000) throw new ConfigError(key, `"${part}" is not a count per hour or per day, e.g. 30/h,200/d`);
+    const unit = m[2]!.toLowerCase();
+    if (seen.has(unit)) throw new ConfigError(key, `gives the count per ${unit === "h" ? "hour" : "day"} twice`);
+    seen.add(unit);
+    if (unit === "h") out.perHour = n;
+    else out.perDay = n;
+  }
+  if (out.perHour > out.perDay) throw new ConfigError(key, `${out.perHour} an hour is more than ${out.perDay} a day`);
+  return out;
+}
+
 export function decodeSecretKey(key: string, value: string): Uint8Array {
   const bytes = Buffer.from(value.trim(), "base64");
   if (bytes.length !== 32 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
@@ -212,6 +241,7 @@ export function parseSettings(args: string[], env: Env): Settings {
     trustProxy: bool("MAILBOX_MCP_TRUST_PROXY", e.MAILBOX_MCP_TRUST_PROXY),
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
+    sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
     oauth: parseOAuthSettings(e, allowPrivateHosts),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
     clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),

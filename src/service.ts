@@ -9,6 +9,8 @@ import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { McpEndpoint } from "./mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
+import { buildSending } from "./mcp/send-gate/sending.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
 import { clientDocumentsFor } from "./oauth/protocol/documents/documents.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
@@ -51,11 +53,14 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const providers = new OAuthProviders(config.oauth);
   const renewal = new SignInRenewal(store.renewals, providers, clock, log);
   const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { credentials } });
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { credentials }, answers: store.sessionAnswers });
   // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
-  const mcp = new McpEndpoint({ runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, signInProviders: providers.info(), baseUrl: config.baseUrl });
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const mcp = new McpEndpoint({
+    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
+  });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
   const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });
   let server;
@@ -69,7 +74,10 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   }
 
   // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
-  const stopPurge = await startPurgeSchedule(() => purgeExpired(store), log);
+  const stopPurge = await startPurgeSchedule(async () => {
+    await purgeExpired(store);
+    await sweepSendCaps(store.limits);
+  }, log);
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,

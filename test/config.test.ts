@@ -17,6 +17,15 @@ describe("parseSettings", () => {
     expect(s.clientHosts).toEqual(["claude.ai", "claude.com"]);
     expect(s.allowPrivateHosts).toBe(false);
     expect(s.openRegistration).toBe(false);
+    expect(s.sendLimits).toEqual({ perHour: 30, perDay: 200 });
+  });
+
+  test("send limits: per hour and per day, either alone, nothing else", () => {
+    expect(parseSettings([], { MAILBOX_MCP_SEND_LIMITS: "10/h, 50/d" }).sendLimits).toEqual({ perHour: 10, perDay: 50 });
+    expect(parseSettings([], { MAILBOX_MCP_SEND_LIMITS: "500/D" }).sendLimits).toEqual({ perHour: 30, perDay: 500 });
+    for (const bad of ["10", "0/h", "10/m", "10/h,20/h", "100/h,50/d", "1000000/d"]) {
+      expect(() => parseSettings([], { MAILBOX_MCP_SEND_LIMITS: bad }), bad).toThrow(/^MAILBOX_MCP_SEND_LIMITS: /);
+    }
   });
 
   test("open registration: the environment, the bare flag, and --open-registration=false over the environment", () => {

@@ -1,11 +1,13 @@
 // The per-request view of whose mailbox is served: the ToolContext a tool's handler gets, built from the
 // Bearer token the /mcp route checked (authInfo, which the SDK hands every request handler as
 // ctx.http.authInfo). Tools, the message resource and completions all start here.
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { contentReaders } from "../mail/content/readers.ts";
 import { plainImapError } from "./plain-errors.ts";
 import type { McpServerDeps } from "./server.ts";
 import type { ToolContext } from "./tools/index.ts";
+import { outgoingDeps } from "./tools/context.ts";
+import { sendingApi, type SendingApi } from "./send-gate/sending.ts";
 
 /** What the route puts in authInfo.extra so tools know whose mailbox they serve. */
 export interface TokenExtra {
@@ -19,9 +21,15 @@ export function tokenOf(auth: AuthInfo | undefined): (TokenExtra & { auth: AuthI
   return auth && tokenId && grantId ? { tokenId, grantId, auth } : null;
 }
 
-export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal): ToolContext {
+/**
+ * `call`: the tool call being answered (its server and SDK context), which the send gate needs for
+ * what the client declared and for the round's requestState. Without one (the message resource,
+ * completions) nothing can be sent.
+ */
+export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal,
+  call?: { server: McpServer; call: ServerContext }): ToolContext {
   const { account } = deps.mail.credentials.for(tokenId, auth.token);
-  return {
+  const ctx: Omit<ToolContext, "sending"> = {
     tokenId,
     grantId,
     scopes: auth.scopes,
@@ -38,4 +46,18 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     signal,
     signInProviders: deps.signInProviders ?? [],
   };
+  const sending: SendingApi = call
+    ? sendingApi(deps.sending, {
+      grantId, server: call.call, log: deps.log, signal,
+      // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
+      capabilities: call.server.server.getClientCapabilities(),
+      outgoing: () => outgoingDeps(ctx),
+    })
+    : NO_SENDING;
+  return { ...ctx, sending };
 }
+
+const refuse = async (): Promise<never> => {
+  throw new Error("sending is only possible inside a tool call");
+};
+const NO_SENDING: SendingApi = { send: refuse, confirmReview: refuse };

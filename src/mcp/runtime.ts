@@ -11,6 +11,8 @@ import type { GrantStore } from "../store/grants.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";
 import { ToolCallLimiter, type CallLimits } from "./limits/call-limit.ts";
 import { InFlight } from "./transport/inflight.ts";
+import { AnswerRelay } from "./transport/answer-relay.ts";
+import type { SessionAnswers } from "../store/session-answers.ts";
 import type { LegacySession } from "./transport/legacy-session.ts";
 import { SendBudget } from "./limits/send-budget.ts";
 import { SessionStore, type SessionLimits } from "./transport/sessions.ts";
@@ -26,6 +28,11 @@ export interface McpLimits {
 export interface McpRuntimeOptions {
   mail?: MailConnectionOptions;
   limits?: McpLimits;
+  /**
+   * Where answers to a session's server requests that reached another instance are filed
+   * (./transport/answer-relay.ts); without it each instance keeps what reaches it.
+   */
+  answers?: SessionAnswers;
 }
 
 /** Unseals the account behind a token from its grant (docs/oauth.md §3); null once the token is gone. */
@@ -41,6 +48,8 @@ export class McpRuntime {
   readonly sendBudget: SendBudget;
   /** POSTs still being answered, so a revocation can answer them at once (./transport/inflight.ts). */
   readonly inflight = new InFlight();
+  /** Clients' answers to a session's requests, between instances (./transport/answer-relay.ts). */
+  readonly relay: AnswerRelay | null;
 
   constructor(sessionRows: SessionRows, unseal: Unseal, clock: Clock, private readonly log: Logger, options: McpRuntimeOptions = {}) {
     const limits = options.limits ?? {};
@@ -48,6 +57,7 @@ export class McpRuntime {
     this.sessions = new SessionStore(sessionRows, clock, log, limits.sessions);
     this.calls = new ToolCallLimiter(limits.calls);
     this.sendBudget = new SendBudget(limits.attachmentBytesInFlight);
+    this.relay = options.answers ? new AnswerRelay(options.answers, log) : null;
   }
 
   /**

@@ -1,7 +1,7 @@
 // An McpServer with every tool in ./tools/index.ts registered on it: one per 2025-era session, one
 // per 2026-07-28 request (SDK v2). Each call gets a ToolContext built from the Bearer token the
 // request came with (ctx.http.authInfo); a tool of kind "write" runs inside the write pipeline.
-import { McpServer, type AuthInfo, type CallToolResult, type ServerContext } from "@modelcontextprotocol/server";
+import { McpServer, type CallToolResult, type InputRequiredResult, type ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
@@ -13,6 +13,8 @@ import { iconsFor } from "./icons/icons.ts";
 import { serverIdentity } from "./identity.ts";
 import { registerPrompts } from "./prompts/index.ts";
 import { registerMessageResource } from "./resources/message.ts";
+import { registerReviewCard, servesApps } from "./send-gate/confirm/review-card.ts";
+import type { Sending } from "./send-gate/sending.ts";
 import { plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool } from "./tools/index.ts";
 import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
@@ -30,6 +32,8 @@ export interface McpServerDeps {
   calls: ToolCallLimiter;
   /** Per-token outgoing attachment bytes in flight (src/mcp/limits/send-budget.ts). */
   sendBudget: SendBudget;
+  /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
+  sending: Sending;
   log: Logger;
   version: string;
   /** {base_url}: the icons' origin and the server's website (./identity.ts). */
@@ -73,43 +77,48 @@ const REGISTRATIONS = TOOLS.map((tool) => ({
     inputSchema: toolSchema(tool.config.inputSchema),
     outputSchema: toolSchema(tool.config.outputSchema),
     annotations: { title: tool.config.title, ...tool.config.annotations },
+    ...(tool.config._meta ? { _meta: tool.config._meta } : {}),
   },
 }));
-
-interface CallInfo {
-  authInfo?: AuthInfo;
-  signal: AbortSignal;
-}
 
 /** The tools, prompts, message resource and completions on one server (./identity.ts says who it is). */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(serverIdentity(deps.baseUrl, deps.version), {
     instructions: INSTRUCTIONS, cacheHints: CACHE_HINTS, capabilities: structuredClone(SERVER_CAPABILITIES),
+    // A 2026-07-28 round's requestState is checked (signature, expiry, token) before a tool sees it (docs/design.md §3).
+    requestState: { verify: deps.sending.codecs.state.verify },
   });
   for (const { tool, config } of REGISTRATIONS) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
-    server.registerTool(tool.name, { ...config, icons: iconsFor(deps.baseUrl, tool.kind) }, ((args: unknown, ctx: ServerContext) =>
-      runTool(deps, tool, args, { authInfo: ctx.http?.authInfo, signal: ctx.mcpReq.signal })) as never);
+    const registered = server.registerTool(tool.name, { ...config, icons: iconsFor(deps.baseUrl, tool.kind) }, ((args: unknown, ctx: ServerContext) =>
+      runTool(deps, server, tool, args, ctx)) as never);
+    if (tool.audience === "app") {
+      // Listed and callable only while the client (this session's, this request's) renders MCP Apps:
+      // the SDK reads `enabled` at every tools/list and tools/call.
+      Object.defineProperty(registered, "enabled", { get: () => servesApps(server), set: () => {} });
+    }
   }
   plainToolErrors(server);
+  registerReviewCard(server);
   registerPrompts(server, deps.baseUrl);
   registerMessageResource(server, deps);
   registerCompletions(server, deps);
   return server;
 }
 
-async function runTool(deps: McpServerDeps, tool: AnyTool, args: unknown, extra: CallInfo): Promise<CallToolResult> {
-  const caller = tokenOf(extra.authInfo);
+async function runTool(deps: McpServerDeps, server: McpServer, tool: AnyTool, args: unknown, call: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+  const caller = tokenOf(call.http?.authInfo);
   if (!caller) return toolError("This request carries no access token. Reconnect the mailbox.");
   const { tokenId, auth } = caller;
-  const ctx = toolContext(deps, auth, caller, extra.signal);
+  const signal = call.mcpReq.signal;
+  const ctx = toolContext(deps, auth, caller, signal, { server, call });
   try {
     // The SDK has checked args against the tool's inputSchema.
-    return await deps.calls.run(tokenId, extra.signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
+    return await deps.calls.run(tokenId, signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
   } catch (err) {
     // Cancelled (by the client, or its session closed) while waiting or running: the SDK sends no
     // answer to a cancelled request, and the abort is not a failure worth logging.
-    if (extra.signal.aborted) return toolError("The call was cancelled.");
+    if (signal.aborted) return toolError("The call was cancelled.");
     return errorResult(err, tool.name, deps.log);
   }
 }

@@ -39,6 +39,11 @@ export interface ActivityDetails {
   rejected?: string[];
   /** move_email: new uids in the destination. */
   moved?: Array<{ uid: number; new_uid: number | null }>;
+  /**
+   * Sending tools: what the send gate decided (sent_directly, confirmed, declined, held_as_draft,
+   * dry_run, or repeat: a retried request answered with its first outcome). docs/owner.md §4.
+   */
+  decision?: string;
   /** The first line of the error the caller saw. */
   error?: string;
 }

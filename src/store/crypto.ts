@@ -147,3 +147,11 @@ export function unwrapDataKey(masterKey: Uint8Array, secret: string, wrapped: Ui
 export function keyCheckValue(masterKey: Uint8Array): string {
   return createHmac("sha256", masterKey).update("mailbox-mcp key check", "utf8").digest("hex");
 }
+
+/**
+ * A key for one purpose, derived from the master key (HMAC-SHA256 under a label naming it): the
+ * same on every instance sharing the master key, and useless for anything else.
+ */
+export function derivedKey(masterKey: Uint8Array, label: string): Uint8Array {
+  return new Uint8Array(createHmac("sha256", masterKey).update(`mailbox-mcp ${label}`, "utf8").digest());
+}

@@ -2,6 +2,7 @@
 // ends. Revoking here is what /oauth/revoke does (the grant row goes, and with it the sealed
 // credentials and the wrapped keys), plus a row in `revocations` per token for running servers.
 import type { Clock } from "../clock.ts";
+import type { SendPolicy } from "../send-policy.ts";
 import { DecryptError, openRecord } from "./crypto.ts";
 import type { GrantLabel } from "./grants.ts";
 import type { Db } from "./db.ts";
@@ -17,6 +18,8 @@ export interface GrantSummary {
   clientName: string | null;
   redirectUri: string | null;
   scope: string;
+  /** What it may send and when the person is asked; grants made before policies existed: "direct". */
+  sendPolicy: SendPolicy;
   createdAt: number;
   lastUsedAt: number | null;
   /** When its access token expires. */
@@ -38,14 +41,14 @@ export class GrantAdmin {
   /** Every live grant (one with an unexpired token), newest first. */
   async list(): Promise<GrantSummary[]> {
     const rows = await this.db.q<Record<string, unknown>>`
-      SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, g.created_at, g.last_used_at,
+      SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, g.send_policy, g.created_at, g.last_used_at,
              MAX(t.expires_at) AS expires_at, g.sealed_label, g.sign_in_lost_at
         FROM grants g JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
        WHERE t.expires_at > ${this.clock()}
        GROUP BY g.id ORDER BY g.created_at DESC, g.rowid DESC`;
     return Promise.all(rows.map(async (r) => ({
       id: r.id as string, clientId: r.client_id as string | null, clientName: r.client_name as string | null,
-      redirectUri: r.redirect_uri as string | null, scope: r.scope as string, createdAt: int(r.created_at),
+      redirectUri: r.redirect_uri as string | null, scope: r.scope as string, sendPolicy: r.send_policy as SendPolicy, createdAt: int(r.created_at),
       lastUsedAt: intOrNull(r.last_used_at), expiresAt: int(r.expires_at),
       label: await this.label(r.id as string, r.sealed_label == null ? null : bytes(r.sealed_label)),
       signInLostAt: intOrNull(r.sign_in_lost_at),

@@ -1,6 +1,7 @@
 // The rows of the credential store as its callers see them (./grants.ts): pending authorizations,
 // codes, tokens, and what a grant records about its owner and client.
 import { READ_WRITE_SCOPE } from "../scopes.ts";
+import type { SendPolicy } from "../send-policy.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -51,6 +52,8 @@ export interface GrantInfo {
   /** "email:read email:write" (default) or "email:read" for a read-only grant. */
   scope?: string;
   label?: GrantLabel;
+  /** What the grant may send and when the person is asked (docs/design.md §3); default DEFAULT_SEND_POLICY. */
+  sendPolicy?: SendPolicy;
 }
 
 export interface GrantLabel {

@@ -3,6 +3,7 @@
 // is stored only wrapped under HMAC(master key, code or token). Revoking deletes the grant row.
 // Pending authorizations are in pending.ts; the row types in grant-records.ts.
 import type { Clock } from "../clock.ts";
+import { DEFAULT_SEND_POLICY, isSendPolicy, LEGACY_SEND_POLICY, type SendPolicy } from "../send-policy.ts";
 import {
   hashSecret, mailboxKey, newDataKey, open, ownerKey, randomHex, seal, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
@@ -45,9 +46,9 @@ export class GrantStore {
     return this.db.tx(async (tx) => {
       // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
       if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key)
+      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
         VALUES (${grantId}, ${sealed}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
-                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox})`;
+                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
       await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
         VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
                 ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;
@@ -148,6 +149,16 @@ export class GrantStore {
     if (!row) return null;
     await this.db.tx((tx) => deleteGrant(tx, this.db.dialect, row.grant_id, this.clock()));
     return tokenHash;
+  }
+
+  /**
+   * The grant's send policy (docs/design.md §3), read when a message is about to go out; null when
+   * the grant is gone. A value this build does not know is treated as the legacy one it replaced.
+   */
+  async sendPolicy(grantId: string): Promise<SendPolicy | null> {
+    const [row] = await this.db.q<{ send_policy: string }>`SELECT send_policy FROM grants WHERE id = ${grantId}`;
+    if (!row) return null;
+    return isSendPolicy(row.send_policy) ? row.send_policy : LEGACY_SEND_POLICY;
   }
 
   /** Notes that a grant was used now, for `mailbox-mcp grants` (callers throttle: src/oauth/lifecycle/last-used.ts). */

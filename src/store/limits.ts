@@ -33,18 +33,27 @@ export class LimitStore {
    * events inside the window: then the wait until the oldest counted one leaves it.
    */
   async reserve(bucket: string, keys: string[], w: Window): Promise<Reservation> {
+    return this.db.tx((tx) => this.reserveIn(tx, bucket, keys, w));
+  }
+
+  /** reserve() inside the caller's transaction (src/store/send-claims.ts counts a send with its claim). */
+  async reserveIn(tx: Sql, bucket: string, keys: string[], w: Window): Promise<Reservation> {
     const hashed = [...new Set(keys.map((k) => this.keyOf(bucket, k)))].sort();
-    return this.db.tx(async (tx) => {
-      if (this.db.dialect === "postgres") {
-        for (const k of hashed) await tx`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
-      }
-      const now = this.clock();
-      const waitMs = await this.waitFor(tx, bucket, hashed, w, now);
-      if (waitMs > 0) return { waitMs };
-      const slot = randomHex(16);
-      for (const k of hashed) await tx`INSERT INTO limit_events (bucket, key, at, slot) VALUES (${bucket}, ${k}, ${now}, ${slot})`;
-      return { slot };
-    });
+    if (this.db.dialect === "postgres") {
+      for (const k of hashed) await tx`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
+    }
+    const now = this.clock();
+    const waitMs = await this.waitFor(tx, bucket, hashed, w, now);
+    if (waitMs > 0) return { waitMs };
+    const slot = randomHex(16);
+    for (const k of hashed) await tx`INSERT INTO limit_events (bucket, key, at, slot) VALUES (${bucket}, ${k}, ${now}, ${slot})`;
+    return { slot };
+  }
+
+  /** How long (ms) until `reserve` would admit an event under every key; 0 when it would now. Takes nothing. */
+  async wait(bucket: string, keys: string[], w: Window): Promise<number> {
+    const hashed = [...new Set(keys.map((k) => this.keyOf(bucket, k)))];
+    return this.db.tx((tx) => this.waitFor(tx, bucket, hashed, w, this.clock()));
   }
 
   /** The longest wait any key imposes: its max-th newest event's time plus the window, minus now. */
@@ -65,6 +74,11 @@ export class LimitStore {
   /** Gives a reservation back: as if it had never been taken. Idempotent. */
   async release(slot: string): Promise<void> {
     await this.db.q`DELETE FROM limit_events WHERE slot = ${slot}`;
+  }
+
+  /** release() inside the caller's transaction. */
+  async releaseIn(tx: Sql, slot: string): Promise<void> {
+    await tx`DELETE FROM limit_events WHERE slot = ${slot}`;
   }
 
   /** Deletes the bucket's events that left its window. */

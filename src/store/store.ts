@@ -13,6 +13,11 @@ import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
+import { SendClaims } from "./send-claims.ts";
+import { SendConfirmations } from "./send-confirmations.ts";
+import { SendLedger } from "./send-ledger.ts";
+import { SendRecipients } from "./send-recipients.ts";
+import { SessionAnswers } from "./session-answers.ts";
 import { UpstreamFlows } from "./upstream-flows.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 
@@ -30,6 +35,16 @@ export interface Store {
   activity: ActivityLog;
   /** 2025-era MCP session rows (mcp-sessions.ts). */
   sessions: SessionRows;
+  /** Answers relayed between instances on 2025-era sessions (session-answers.ts). */
+  sessionAnswers: SessionAnswers;
+  /** At-most-once delivery: the first outcome of each message for 10 minutes (send-ledger.ts). */
+  sendLedger: SendLedger;
+  /** Whom each grant has delivered mail to, as keyed hashes (send-recipients.ts). */
+  sendRecipients: SendRecipients;
+  /** Single-use nonces of confirmation requests (send-confirmations.ts). */
+  sendConfirmations: SendConfirmations;
+  /** A send's claim, cap events and outcome in as few commits as possible (send-claims.ts). */
+  sendClaims: SendClaims;
   /** Sign-ins under way at OAuth mail providers (upstream-flows.ts). */
   upstreamFlows: UpstreamFlows;
   /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
@@ -93,17 +108,27 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const grants = new GrantStore(db, masterKey, clock);
   const pending = new PendingStore(db, clock);
   const clients = new ClientStore(db, clock, clientIdleMs);
+  const sendLedger = new SendLedger(db, masterKey, clock);
+  const sendRecipients = new SendRecipients(db, masterKey, clock);
+  const limits = new LimitStore(db, masterKey, clock);
+  const sendConfirmations = new SendConfirmations(db, clock);
+  const sessionAnswers = new SessionAnswers(db, clock);
   const upstreamFlows = new UpstreamFlows(db, masterKey, clock);
   return {
     db,
     grants,
     pending,
-    limits: new LimitStore(db, masterKey, clock),
+    limits,
     clients,
     admin: new GrantAdmin(db, masterKey, clock),
     revocations: new Revocations(db),
     activity: new ActivityLog(db, masterKey, clock),
     sessions: new SessionRows(sessionDb),
+    sessionAnswers,
+    sendLedger,
+    sendRecipients,
+    sendConfirmations,
+    sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
     upstreamFlows,
     renewals: new GrantRenewals(db, masterKey, clock),
     async purgeExpired() {
@@ -111,6 +136,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
       await pending.purgeExpired();
       await grants.purgeExpired();
       await clients.purgeExpired();
+      await sendLedger.purge();
+      await sendConfirmations.purge();
+      await sessionAnswers.purge();
     },
     async close() {
       if (sessionDb !== db) await sessionDb.close();

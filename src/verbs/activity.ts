@@ -26,6 +26,16 @@ function checkGrant(value: string): string {
   return value.toLowerCase();
 }
 
+/** The send gate's decisions in words (src/mcp/send-gate/request.ts SendDecision). */
+const DECISIONS: Record<string, string> = {
+  sent_directly: "sent without asking",
+  confirmed: "confirmed by the person, sent",
+  declined: "declined by the person, kept as draft",
+  held_as_draft: "held as draft (the person could not be asked yet)",
+  dry_run: "dry run, nothing sent",
+  repeat: "repeated request, not sent again",
+};
+
 /** "to a@x, b@y; Message-ID <…>; in Sent": what the call touched, in one line. */
 export function describeDetails(d: ActivityDetails | null): string {
   if (d === null) return "(details sealed under another master key)";
@@ -46,6 +56,7 @@ export function describeDetails(d: ActivityDetails | null): string {
   if (d.new_uid !== undefined) parts.push(`replaced by uid ${d.new_uid ?? "?"}`);
   if (d.message_id) parts.push(`Message-ID ${d.message_id}`);
   if (d.rejected?.length) parts.push(`refused by the server: ${d.rejected.join(", ")}`);
+  if (d.decision) parts.push(DECISIONS[d.decision] ?? d.decision);
   if (d.error) parts.push(`error: ${d.error}`);
   return parts.join("; ");
 }

@@ -2,6 +2,7 @@
 // what has access to the mailboxes on this server, and cutting it off without the client's token.
 import type { Config } from "../config.ts";
 import { WRITE_SCOPE } from "../scopes.ts";
+import { SEND_POLICY_LABELS } from "../send-policy.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
 import { printable, printableLines } from "./printable.ts";
@@ -20,7 +21,11 @@ function clientLine(g: GrantSummary, config: Config): string {
   return host ? `${client}, signed in through ${host}` : client;
 }
 
-const scopeText = (scope: string) => (scope.split(" ").includes(WRITE_SCOPE) ? `${scope} (read and write)` : `${scope} (read only)`);
+const canWrite = (scope: string) => scope.split(" ").includes(WRITE_SCOPE);
+const scopeText = (scope: string) => (canWrite(scope) ? `${scope} (read and write)` : `${scope} (read only)`);
+
+/** The send policy in words; a read-only grant sends nothing whatever its row says (docs/owner.md §3). */
+const sendText = (g: GrantSummary) => (canWrite(g.scope) ? `${g.sendPolicy} (${SEND_POLICY_LABELS[g.sendPolicy]})` : "never (read only)");
 
 function mailbox(g: GrantSummary): string {
   return g.label ? `${g.label.email} on ${g.label.host}` : "(mailbox not recorded: connected before this version)";
@@ -40,6 +45,7 @@ export function formatGrants(grants: GrantSummary[], config: Config): string {
     `${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`,
     `  client     ${clientLine(g, config)}`,
     `  scope      ${scopeText(g.scope)}`,
+    `  sending    ${sendText(g)}`,
     `  created    ${utcMinute(g.createdAt)}`,
     `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
     `  expires    ${utcMinute(g.expiresAt)}`,
@@ -74,7 +80,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 function grantJson(g: GrantSummary) {
   return {
     id: g.id, email: g.label?.email ?? null, mail_host: g.label?.host ?? null, client_id: g.clientId, client_name: g.clientName,
-    redirect_uri: g.redirectUri, scope: g.scope, created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
+    redirect_uri: g.redirectUri, scope: g.scope, send_policy: canWrite(g.scope) ? g.sendPolicy : "never", created_at: iso(g.createdAt), last_used_at: iso(g.lastUsedAt), expires_at: iso(g.expiresAt),
     sign_in: g.label?.signIn ?? null, sign_in_lost_at: iso(g.signInLostAt),
   };
 }

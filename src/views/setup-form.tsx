@@ -166,7 +166,7 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: 
           and stored encrypted; revoking the app's access deletes it.</p>
       </div>
       <CustomServer v={v} />
-      <AccessChoice widest={widestAccess} chosen={v.access} />
+      <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <button id="connect" type="submit">Connect mailbox</button>
       <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server

@@ -3,7 +3,7 @@
 // calls (rebuilding it from the row); a 2026-07-28 client needs no session at all; a revocation made
 // on one instance ends the token's stream on another within 2 s (issue 13); kill -9 of one instance
 // fails only the calls in flight on it and the session goes on through the others.
-import { TOOLS } from "../../src/mcp/tools/index.ts";
+import { LISTED_TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Client as ClientV2 } from "@modelcontextprotocol/client";
@@ -85,7 +85,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     const client = await connectV2(cl.mcpUrl, token, { pin: MODERN });
     open.push(client);
     expect(sessionIdV2(client)).toBeUndefined();
-    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+    expect((await client.listTools()).tools).toHaveLength(LISTED_TOOLS.length);
     const recent = await callOkV2(client, "get_recent_emails", { folder, limit: 5 });
     expect(recent.emails.map((e: { subject: string }) => e.subject)).toEqual([subject]);
     // server/discover, tools/list, tools/call: one after the other, round robin, so three instances.

@@ -45,8 +45,8 @@ describe("update_draft then send_draft", () => {
     const sent = await call(mcp, "send_draft", { uid: updated.uid });
     expect(sent.isError).toBeFalsy();
     expect(sent.structuredContent).toEqual({
-      status: "sent", message_id: updated.message_id, accepted: ["bob@example.test", "carol@example.net", "dave@example.org"], rejected: [],
-      saved_to: "Sent", draft: null, reason: null,
+      status: "sent", decision: "sent_directly", message_id: updated.message_id, accepted: ["bob@example.test", "carol@example.net", "dave@example.org"], rejected: [],
+      saved_to: "Sent", draft: null, reason: null, preview: null,
     });
     const wire = h.smtp.messages.find((m) => m.raw.includes(second))!;
     expect(wire.to).toEqual(["bob@example.test", "carol@example.net", "dave@example.org"]);

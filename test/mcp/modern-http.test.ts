@@ -3,7 +3,7 @@
 // -32020 when they disagree or are missing), an unsupported revision refused (400 -32022 with
 // data.supported), GET and DELETE refused (405); the Bearer guard, Origin check, scope check, body
 // limit and security headers as for the 2025 era.
-import { TOOLS } from "../../src/mcp/tools/index.ts";
+import { LISTED_TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { USERS } from "../support/dovecot.ts";
@@ -72,7 +72,7 @@ describe("2026-07-28 requests are served without a session", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     const { result } = await res.json();
-    expect(result.tools).toHaveLength(TOOLS.length);
+    expect(result.tools).toHaveLength(LISTED_TOOLS.length);
     expect(result).toMatchObject({ ttlMs: 3_600_000, cacheScope: "public" });
     expect(result.resultType).toBeDefined();
   });

@@ -1,7 +1,7 @@
 // 2025-era sessions are rows in the store (src/store/mcp-sessions.ts): a server restart between two
 // calls of one session does not end it. The real service (src/service.ts) on a data dir, stopped and
 // started again on the same port and store, with the official SDK client keeping its Mcp-Session-Id.
-import { TOOLS } from "../../src/mcp/tools/index.ts";
+import { LISTED_TOOLS } from "../../src/mcp/tools/index.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,7 +62,7 @@ describe("a server restart between two calls of one session", () => {
     expect(after.mailboxes.map((m: { path: string }) => m.path)).toEqual(before.mailboxes.map((m: { path: string }) => m.path));
     expect(sessionIdOf(client)).toBe(id);
     // The rebuilt session answers like the first: tools/list, any supported protocol version, DELETE.
-    expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+    expect((await client.listTools()).tools).toHaveLength(LISTED_TOOLS.length);
     const raw = await fetch(mcpUrl(), {
       method: "POST",
       headers: {

@@ -13,7 +13,7 @@ import { plainText } from "../support/mail-fixtures.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { callOkV2, connectV2, MODERN, MODES, sessionIdOf } from "../support/mcp-client-v2.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
-import { TOOLS } from "../../src/mcp/tools/index.ts";
+import { LISTED_TOOLS } from "../../src/mcp/tools/index.ts";
 
 let h: Harness;
 let srv: TestServer;
@@ -53,7 +53,7 @@ for (const { name, mode } of MODES) {
         expect(sessionIdOf(client)).toMatch(/^[0-9a-f-]{36}$/);
       }
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+      expect(tools.map((t) => t.name).sort()).toEqual(LISTED_TOOLS.map((t) => t.name).sort());
       expect(tools.every((t) => t.outputSchema && t.annotations)).toBe(true);
     });
 

@@ -2,6 +2,7 @@
 // the harness Dovecot + SMTP: results, and that every bad call is a clear error that changes nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { randomBytes } from "node:crypto";
@@ -26,7 +27,7 @@ async function readOnlyToken(account: MailAccount): Promise<string> {
   const { grants: g, pending } = srv.deps;
   const { requestId } = await pending.create({ redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null }, 600_000);
   const code = randomBytes(24).toString("hex");
-  await g.issueCode(code, (await pending.get(requestId))!, encodeAccount(account), 300_000);
+  await g.issueCode(code, (await pending.get(requestId))!, encodeAccount(account), 300_000, null, { sendPolicy: "direct" });
   const token = randomBytes(32).toString("hex");
   await g.redeemCode(code, (await g.findCode(code))!, token, "email:read", 86_400_000);
   return token;
@@ -102,7 +103,10 @@ describe("happy paths", () => {
     const bytes = randomBytes(4096);
     const res = await call(mcp, "send_email", { to: ["bob@example.test"], subject, text: "hi", attachments: [{ filename: "r.bin", content_base64: bytes.toString("base64") }] });
     expect(res.isError).toBeFalsy();
-    expect(res.structuredContent).toEqual({ message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent" });
+    expect(res.structuredContent).toEqual({
+      status: "sent", decision: "sent_directly", message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent",
+      draft: null, reason: null, preview: null,
+    });
     expect(textOf(res)).toContain("A copy is in Sent");
     expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@example.test"]);
     const got = await simpleParser((await findBySubject(bobImap, "INBOX", subject))[0]!.raw);
@@ -243,7 +247,7 @@ describe("scope", () => {
     const { runWrite } = await import("../../src/mcp/tools/pipeline/write.ts");
     const { sendEmail } = await import("../../src/mcp/tools/write/send-email.ts");
     // A context with nothing but the scopes: the handler and the activity log must not be reached.
-    const res = await runWrite(sendEmail, {} as never, { scopes: ["email:read"] } as never);
+    const res = (await runWrite(sendEmail, {} as never, { scopes: ["email:read"] } as never)) as CallToolResult;
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

@@ -35,6 +35,14 @@ afterAll(async () => {
 const id = () => fake.settings({ imap: { host: "", port: 1, security: "none" }, smtp: { host: "", port: 1, security: "none" } }).id;
 
 describe("signing in at an OAuth provider", () => {
+  test("the send policy chosen on the form survives the round trip to the provider", async () => {
+    const token = await signedInToken(srv.baseUrl, id(), { form: { send: "always" } });
+    const record = await srv.deps.grants.findToken(token);
+    expect(await srv.deps.grants.sendPolicy(record!.grantId)).toBe("always");
+    const refused = await signIn(srv.baseUrl, id(), { form: { send: "sometimes" } }).catch((e: Error) => e.message);
+    expect(String(refused)).toContain("Choose when the app may send email");
+  });
+
   test("the form offers it; the 303 to the provider carries PKCE S256, our state, the callback, the login hint, and a cookie", async () => {
     const { html } = await openForm(srv.baseUrl, newVerifier());
     expect(html).toContain("Sign in with Fake Mail");

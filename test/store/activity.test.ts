@@ -32,5 +32,11 @@ describe("ActivityLog", () => {
     expect(describeDetails({ folder: "INBOX", destination: "Archive", uids: [4, 5], moved: [{ uid: 4, new_uid: 9 }, { uid: 5, new_uid: null }] }))
       .toBe("INBOX -> Archive; uids 4, 5; new uids 9, ?");
     expect(describeDetails({ folder: "INBOX", uids: [3], read: false, error: "gone" })).toBe("in INBOX; uids 3; marked unread; error: gone");
+    // The send gate's decisions (docs/owner.md §4).
+    expect(describeDetails({ recipients: ["a@x"], folder: "Drafts", uids: [7], message_id: "<m@x>", decision: "held_as_draft" }))
+      .toBe("to a@x; in Drafts; uids 7; Message-ID <m@x>; held as draft (the person could not be asked yet)");
+    expect(describeDetails({ decision: "confirmed" })).toBe("confirmed by the person, sent");
+    expect(describeDetails({ decision: "declined" })).toBe("declined by the person, kept as draft");
+    expect(describeDetails({ decision: "repeat" })).toBe("repeated request, not sent again");
   });
 });

@@ -12,6 +12,7 @@ import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
+import { buildSending } from "../../src/mcp/send-gate/sending.ts";
 import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
 import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
 
@@ -35,6 +36,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     databaseUrl: null,
     openRegistration: false,
+    sendLimits: { perHour: 30, perDay: 200 },
     oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
     clientMetadataDocuments: false,
@@ -63,13 +65,14 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const providers = new OAuthProviders(config.oauth);
   const renewal = new SignInRenewal(store.renewals, providers, clock, log);
   const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials } });
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, signInProviders: providers.info(), baseUrl: config.baseUrl });
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, verifyLogin, providers,
+    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, sending, verifyLogin, providers,
   } satisfies AppDeps & Record<string, unknown>;
 }
 

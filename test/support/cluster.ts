@@ -35,11 +35,13 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<Cluster> {
+/** `env`: more settings for every instance (e.g. MAILBOX_MCP_SEND_LIMITS). */
+export async function startCluster(env: Record<string, string> = {}): Promise<Cluster> {
   const h = await getHarness();
   const lbPort = await freePort();
   const base = `http://localhost:${lbPort}`;
-  const env = {
+  const settings = {
+    ...env,
     MAILBOX_MCP_DATABASE_URL: await freshDatabaseUrl("cluster"),
     MAILBOX_MCP_SECRET_KEY: randomBytes(32).toString("base64"),
     MAILBOX_MCP_CLIENT_ID: TEST_CLIENT_ID,
@@ -49,14 +51,14 @@ export async function startCluster(): Promise<Cluster> {
     MAILBOX_MCP_TRUST_PROXY: "true",
   };
   // One first, so the others find the schema migrated; then two at once.
-  const instances = [await startInstance("a", env)];
-  instances.push(...(await Promise.all(["b", "c"].map((n) => startInstance(n, env)))));
+  const instances = [await startInstance("a", settings)];
+  instances.push(...(await Promise.all(["b", "c"].map((n) => startInstance(n, settings)))));
   const lb = await startHaproxy(instances.map((i) => i.port), lbPort);
   const mark = () => instances.map((i) => i.requests().length);
   const servedSince = (marks: number[]) =>
     instances.flatMap((inst, k) => inst.requests().slice(marks[k]).map((r) => ({ instance: inst.name, ...r })));
   const cluster: Cluster = {
-    h, lb, instances, env, base, mcpUrl: `${base}/mcp`, mark, servedSince,
+    h, lb, instances, env: settings, base, mcpUrl: `${base}/mcp`, mark, servedSince,
     client: (ip) => ({
       async handle(req) {
         const url = new URL(req.url);

@@ -10,7 +10,7 @@ import type { HttpTimeouts } from "../../src/http/body/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import type { McpLimits } from "../../src/mcp/runtime.ts";
-import { testDeps } from "./app.ts";
+import { testDeps, type StoreFactory } from "./app.ts";
 import { freePort } from "./dovecot.ts";
 
 export type TestDeps = ReturnType<typeof testDeps>;
@@ -23,11 +23,11 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts } = {},
+  opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts; makeStore?: StoreFactory } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const deps = { ...testDeps({ baseUrl, port, ...opts.config }, opts.limits, undefined, opts.pool), timeouts: opts.timeouts };
+  const deps = { ...testDeps({ baseUrl, port, ...opts.config }, opts.limits, opts.makeStore, opts.pool), timeouts: opts.timeouts };
   const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: opts.timeouts?.idleSeconds });
   return {
     deps,

@@ -67,6 +67,11 @@ export interface SmtpServer {
    * followed it, and whether the message ended (its final dot) — accepted or not.
    */
   dataCommands: DataCommand[];
+  /**
+   * Holds every message from now on after its data has arrived (and been recorded) but before the
+   * server answers 250, until the returned function is called: a send caught in flight.
+   */
+  pause(): () => void;
   /** Forget recorded messages and injected faults (the server is shared by a whole run). */
   reset(): void;
   stop(): Promise<void>;
@@ -85,7 +90,16 @@ export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Pr
   const holds = new Set<Hold>();
   const everHeld: Hold[] = [];
 
+  let paused: Promise<void> = Promise.resolve();
   const state: SmtpServer = {
+    pause() {
+      let release!: () => void;
+      paused = new Promise<void>((r) => { release = r; });
+      return () => {
+        paused = Promise.resolve();
+        release();
+      };
+    },
     host: "localhost",
     port: 0,
     messages: [],
@@ -141,6 +155,7 @@ export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Pr
       const env = session.envelope;
       const to = env.rcptTo.map((r) => r.address);
       state.messages.push({ from: env.mailFrom ? env.mailFrom.address : "", to, raw, user: String(session.user ?? "") });
+      await paused;
       try {
         // Deliver before answering 250, so a test can read the INBOX as soon as sendMail resolves.
         for (const u of new Set(to.map(local).filter((u): u is MailUser => !!u))) await dovecot.deliver(u.email, raw);

@@ -109,6 +109,7 @@ const COUNTS = {
   revocations: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM revocations`,
   activity: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM activity`,
   mcp_sessions: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM mcp_sessions`,
+  send_ledger: (db: Db) => db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM send_ledger`,
 };
 
 /** Rows in one of the store's tables, on either backend. */
@@ -127,6 +128,10 @@ const DUMPS = {
   revocations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM revocations`,
   activity: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM activity`,
   mcp_sessions: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_sessions`,
+  mcp_session_answers: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_session_answers`,
+  send_ledger: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_ledger`,
+  send_recipients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_recipients`,
+  send_confirmations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_confirmations`,
   upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };
 

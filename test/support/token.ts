@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { encodeAccount, type MailAccount } from "../../src/mail/account.ts";
 import type { GrantStore } from "../../src/store/grants.ts";
 import type { PendingStore } from "../../src/store/pending.ts";
+import type { SendPolicy } from "../../src/send-policy.ts";
 import type { MailUser } from "./dovecot.ts";
 
 const hex = (n: number) => randomBytes(n).toString("hex");
@@ -23,9 +24,13 @@ export interface TestGrantOwner {
   clientId?: string;
 }
 
+/**
+ * A grant and its token. `sendPolicy` defaults to "direct" (send without asking, what the tests
+ * written before send policies expect); tests of the send gate pass the policy they are about.
+ */
 export async function issueTestGrant(
-  deps: Stores, account: MailAccount, scope = "email:read email:write", owner?: TestGrantOwner,
-): Promise<{ token: string; tokenId: string }> {
+  deps: Stores, account: MailAccount, scope = "email:read email:write", owner?: TestGrantOwner, sendPolicy: SendPolicy = "direct",
+): Promise<{ token: string; tokenId: string; grantId: string }> {
   const { grants } = deps;
   const clientId = owner?.clientId ?? null;
   const { requestId } = await deps.pending.create(
@@ -35,11 +40,11 @@ export async function issueTestGrant(
   const pending = (await deps.pending.get(requestId))!;
   const code = hex(24); // 48 characters, as the spec's codes
   const grantOwner = owner ? { clientId: clientId ?? "test-client", login: owner.login, keep: 1000 } : null;
-  await grants.issueCode(code, pending, encodeAccount(account), 300_000, grantOwner, clientId ? { clientId } : {});
+  await grants.issueCode(code, pending, encodeAccount(account), 300_000, grantOwner, { ...(clientId ? { clientId } : {}), sendPolicy });
   const token = hex(32);
   const record = await grants.redeemCode(code, (await grants.findCode(code))!, token, scope, 30 * 86_400_000);
   if (!record) throw new Error("issueTestToken: code redemption failed");
-  return { token, tokenId: record.id };
+  return { token, tokenId: record.id, grantId: record.grantId };
 }
 
 /** A MailAccount for a harness user (plain IMAP on localhost; SMTP optional). */

@@ -54,6 +54,7 @@ describe("mailbox-mcp grants", () => {
     expect(block).toContain(`${h.dovecot.users.alice.email} on ${h.dovecot.host}`);
     expect(block).toContain(`client     ${TEST_CLIENT_ID} (this server's OAuth client), signed in through localhost:6274`);
     expect(block).toContain("scope      email:read email:write (read and write)");
+    expect(block).toContain("sending    new_recipients (ask before writing to a new recipient)"); // the form's default
     expect(block).toMatch(/created    \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect(block).toContain("last used  never");
     expect(block).toMatch(/expires    \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
@@ -62,8 +63,9 @@ describe("mailbox-mcp grants", () => {
     const client = await connectClient(`${live.base}/mcp`, token);
     await callOk(client, "list_mailboxes");
     await client.close();
-    const json = JSON.parse((await live.cli(["grants", "--json"])).stdout) as Array<{ id: string; last_used_at: string | null; email: string }>;
+    const json = JSON.parse((await live.cli(["grants", "--json"])).stdout) as Array<{ id: string; last_used_at: string | null; email: string; send_policy: string }>;
     const mine = json.find((g) => g.id.startsWith(id))!;
+    expect(mine.send_policy).toBe("new_recipients");
     expect(mine.email).toBe(h.dovecot.users.alice.email);
     expect(mine.last_used_at).not.toBeNull();
   }, 30_000);

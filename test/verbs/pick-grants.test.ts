@@ -5,7 +5,7 @@ import { formatGrants, pickGrants } from "../../src/verbs/grants.ts";
 import { VerbError } from "../../src/verbs/verb-args.ts";
 
 const g = (id: string, email: string | null): GrantSummary => ({
-  id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", createdAt: 0, lastUsedAt: null, expiresAt: 1,
+  id: id.padEnd(32, "0"), clientId: "c", clientName: null, redirectUri: null, scope: "email:read", sendPolicy: "never", createdAt: 0, lastUsedAt: null, expiresAt: 1,
   label: email ? { email, host: "imap.example.test" } : null, signInLostAt: null,
 });
 const grants = [g("3f9a1c2e", "Alice@Example.test"), g("3f9a1d00", "bob@example.test"), g("77aa", null)];
@@ -41,6 +41,14 @@ describe("formatGrants", () => {
     expect(text).toContain("3f9a1c2e  alice@example.test on imap.example.test\n  client     c (this server's OAuth client)\n  scope      email:read (read only)");
     expect(text).toContain("scope      email:read email:write (read and write)");
     expect(text).toContain("77aa0000  (mailbox not recorded: connected before this version)");
+  });
+
+  test("shows the send policy in words; a read-only grant never sends", () => {
+    const config = { clientId: "c" } as never;
+    const rw = (policy: GrantSummary["sendPolicy"]) => ({ ...g("5e5e", "carol@example.test"), scope: "email:read email:write", sendPolicy: policy });
+    expect(formatGrants([rw("new_recipients")], config)).toContain("  sending    new_recipients (ask before writing to a new recipient)\n");
+    expect(formatGrants([rw("direct")], config)).toContain("  sending    direct (send without asking)\n");
+    expect(formatGrants([{ ...g("3f9a1c2e", "a@x.test"), sendPolicy: "direct" }], config)).toContain("  sending    never (read only)\n");
   });
 
   test("a registered client by its self-declared name and id", () => {

@@ -48,7 +48,7 @@ const optional = t.Optional(t.String());
 const ConnectBody = t.Object({
   request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
-  smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional, upstream: optional,
+  smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional, send: optional, upstream: optional,
 });
 
 function authorizeError(request: Request, err: OAuthProblem, more: Record<string, string> = {}): Response {

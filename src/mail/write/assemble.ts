@@ -8,6 +8,7 @@ import { composeMessage, MAX_ATTACHMENT_BYTES, replyThreading, type Attachment, 
 import { appendBlock, forwardBlock, replyQuote, type BodyParts } from "../compose/quote.ts";
 import { replyRecipients } from "../compose/reply-recipients.ts";
 import { InputError } from "../errors.ts";
+import { stripTags } from "../content/html-text/strip.ts";
 import { locateParts, locatePart, wholeMessage, type Located } from "./mailbox-parts.ts";
 import { readOriginal, type Original } from "./original.ts";
 import type { OutgoingDeps, Prepared } from "./outgoing.ts";
@@ -30,7 +31,12 @@ export interface Assembled {
   skipped: string[];
   /** Gives back the attachment budget taken for mailbox parts: call it once the message is out of memory. */
   release: () => void;
+  /** For a person deciding whether to send it (src/mcp/send-gate/): its attachments and the start of its text. */
+  review: { attachments: Array<{ filename: string; size: number }>; text: string };
 }
+
+/** How much of the body a person reviewing the message is shown. */
+const REVIEW_CHARS = 600;
 
 const decodedBytes = (list: readonly Attachment[]) => list.reduce((n, a) => n + a.content.length, 0);
 
@@ -51,10 +57,13 @@ export async function assemble(deps: OutgoingDeps, p: Prepared, base?: DraftBase
     const { recipients, skipped } = address(deps, p, original, base);
     const t = threadingOf(p, original, base);
     const body = bodyWithOriginal(p, original, base);
-    const composed = await composeMessage({
-      from: deps.account.email, recipients, ...t, ...body, attachments: [...kept, ...p.attachments, ...fetched],
-    });
-    return { composed, original, skipped, release };
+    const attachments = [...kept, ...p.attachments, ...fetched];
+    const composed = await composeMessage({ from: deps.account.email, recipients, ...t, ...body, attachments });
+    const review = {
+      attachments: attachments.map((a) => ({ filename: a.filename, size: a.content.length })),
+      text: (body.text ?? (body.html ? stripTags(body.html, 0, REVIEW_CHARS) : "")).slice(0, REVIEW_CHARS),
+    };
+    return { composed, original, skipped, release, review };
   } catch (err) {
     release();
     throw err;

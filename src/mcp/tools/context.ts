@@ -8,6 +8,7 @@ import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
+import type { SendingApi } from "../send-gate/sending.ts";
 
 export interface ToolContext {
   /** TokenRecord.id (SHA-256 of the token): safe to log and to key caches by. */
@@ -38,6 +39,12 @@ export interface ToolContext {
    * pipeline (./pipeline/write.ts) calls it: a tool never does.
    */
   recordActivity(entry: Omit<ActivityEntry, "grantId">): Promise<void>;
+  /**
+   * The send gate (src/mcp/send-gate/gate.ts): every tool that sends mail goes through
+   * sending.send(request), which applies the grant's policy, asks the person, keeps delivery to at
+   * most once and counts the caps. Never submit over SMTP around it.
+   */
+  sending: SendingApi;
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;
@@ -46,7 +53,7 @@ export interface ToolContext {
 }
 
 /** What src/mail/write/ needs to compose, save and send a message, from the call's context. */
-export async function outgoingDeps(ctx: ToolContext): Promise<OutgoingDeps> {
+export async function outgoingDeps(ctx: Pick<ToolContext, "account" | "withImap" | "submit" | "reserveAttachments" | "content">): Promise<OutgoingDeps> {
   const account = await ctx.account();
   return {
     account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message), reserveAttachments: ctx.reserveAttachments,

@@ -1,5 +1,5 @@
 // What a tool file declares: one `defineTool({...})` value (the contract is at the top of ./index.ts).
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { ActivityDetails } from "../../store/activity.ts";
 import type { ReadAnnotations, WriteAnnotations } from "./annotations.ts";
@@ -21,13 +21,28 @@ export interface ToolConfig<In extends Shape, Out extends Shape, Annotations> {
   inputSchema: In;
   outputSchema: Out;
   annotations: Annotations;
+  /**
+   * The tool's `_meta` in tools/list, e.g. the MCP Apps extension's `ui` (the review card a host
+   * renders with the result: src/mcp/send-gate/confirm/review-card.ts).
+   */
+  _meta?: Record<string, unknown>;
 }
 
-interface ToolBase<In extends Shape> {
+interface ToolBase<In extends Shape, Result = CallToolResult> {
   /** The tool's name on the wire: written here and nowhere else. */
   name: string;
-  /** The tool's own work. For a write tool the pipeline (./pipeline/write.ts) runs around it. */
-  handler: (args: ToolArgs<In>, ctx: ToolContext) => Promise<CallToolResult>;
+  /**
+   * The tool's own work. For a write tool the pipeline (./pipeline/write.ts) runs around it, and it
+   * may answer input_required (the send gate asking the person: on 2026-07-28 as is, on a 2025-era
+   * session the SDK turns it into elicitation/create).
+   */
+  handler: (args: ToolArgs<In>, ctx: ToolContext) => Promise<Result>;
+  /**
+   * "app": listed and callable only for clients that render MCP Apps (they declared the UI
+   * extension), and marked visible to the app alone, so hosts keep it from the model
+   * (io.modelcontextprotocol/ui `visibility: ["app"]`). Default: every client.
+   */
+  audience?: "app";
 }
 
 /** A tool that only reads: no scope beyond email:read, no activity row. */
@@ -48,7 +63,7 @@ export interface ActivityMapping<In extends Shape, Out extends Shape> {
 }
 
 /** A tool that changes the mailbox or sends: needs email:write, and every call that runs is logged. */
-export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In> {
+export interface WriteTool<In extends Shape = Shape, Out extends Shape = Shape> extends ToolBase<In, CallToolResult | InputRequiredResult> {
   kind: "write";
   config: ToolConfig<In, Out, WriteAnnotations>;
   activity: ActivityMapping<In, Out>;

@@ -29,6 +29,9 @@
 // - The registry (./registry.ts) refuses to start with a write tool without activity, a kind and a
 //   readOnlyHint that disagree, or a name listed twice; the types of ./define.ts refuse them first.
 // - title is written once: clients get it as the tool's title and as annotations.title.
+// - audience "app": a tool for an MCP App (a button on the review card), never for the model: listed
+//   and callable only for clients that render apps, with `_meta.ui.visibility: ["app"]` in config._meta.
+// - A tool that sends mail calls ctx.sending.send(request) (src/mcp/send-gate/gate.ts), never SMTP itself.
 // - inputSchema / outputSchema are zod (v4) raw shapes. The SDK validates arguments before the
 //   handler runs and names the bad field ("... at limit"); give every field a .describe() for the
 //   model. Fields several tools share are in ./schemas/.
@@ -59,6 +62,7 @@ import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProviders } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
 import { archiveEmail } from "./write/archive-email.ts";
+import { confirmSend } from "./write/confirm-send.ts";
 import { createFolder } from "./write/create-folder.ts";
 import { deleteFolder } from "./write/delete-folder.ts";
 import { draftEmail } from "./write/draft-email.ts";
@@ -76,6 +80,7 @@ import { toolRegistry } from "./registry.ts";
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
 export type { AnyTool } from "./registry.ts";
+import type { AnyTool } from "./registry.ts";
 
 /** Every tool the server offers, in tools/list order, checked at start. One line per tool. */
 export const TOOLS = toolRegistry([
@@ -100,4 +105,8 @@ export const TOOLS = toolRegistry([
   createFolder,
   renameFolder,
   deleteFolder,
+  confirmSend,
 ]);
+
+/** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
+export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");

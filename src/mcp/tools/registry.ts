@@ -12,7 +12,8 @@ const HINTS = ["destructiveHint", "idempotentHint", "openWorldHint"] as const;
 interface Unchecked {
   name?: unknown;
   kind?: unknown;
-  config?: { title?: unknown; annotations?: Record<string, unknown> };
+  audience?: unknown;
+  config?: { title?: unknown; annotations?: Record<string, unknown>; _meta?: { ui?: { visibility?: unknown } } };
   activity?: { fromArgs?: unknown; fromResult?: unknown };
 }
 
@@ -38,6 +39,11 @@ function problemsOf(def: AnyTool): string[] {
     if (unstated.length) problems.push(`${name}: a write tool must state ${unstated.join(", ")} (true or false)`);
   } else if (tool.activity !== undefined) {
     problems.push(`${name}: a read tool has no activity mapping (reads are not logged, docs/owner.md §4)`);
+  }
+  const visibility = tool.config?._meta?.ui?.visibility;
+  const appOnly = Array.isArray(visibility) && visibility.length === 1 && visibility[0] === "app";
+  if ((tool.audience === "app") !== appOnly) {
+    problems.push(`${name}: audience "app" and _meta.ui.visibility ["app"] go together (a tool for an MCP App, hidden from the model)`);
   }
   return problems;
 }

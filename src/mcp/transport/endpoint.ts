@@ -9,10 +9,12 @@ import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import type { ActivityLog } from "../../store/activity.ts";
 import { isInitialize, rpcError } from "./body.ts";
-import { initRecord, newLegacySession, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "./legacy-session.ts";
+import { responseIds } from "./answer-relay.ts";
+import { initRecord, newLegacySession, playInto, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "./legacy-session.ts";
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
+import type { Sending } from "../send-gate/sending.ts";
 import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
 
 export interface McpEndpointDeps {
@@ -22,6 +24,8 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
+  /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
+  sending: Sending;
   /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
   baseUrl: string;
   /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
@@ -38,6 +42,8 @@ export interface McpCaller {
   expiresAt: number;
 }
 
+const notFound = () => rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
+
 export class McpEndpoint {
   private readonly serverDeps: McpServerDeps;
   private readonly hooks: LegacySessionHooks;
@@ -49,12 +55,17 @@ export class McpEndpoint {
     const { runtime, log } = deps;
     this.runtime = runtime;
     this.serverDeps = {
-      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, log, version: deps.version,
+      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
       signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
     };
+    const relay = runtime.relay;
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
-      deleted: (id) => void runtime.sessions.close(id, "deleted by client"),
+      deleted: (id) => {
+        relay?.forget(id);
+        void runtime.sessions.close(id, "deleted by client");
+      },
+      asked: relay ? (id, request, session) => relay.asked(id, request, (body) => playInto(session, id, body)) : undefined,
     };
     this.modern = createModernHandler(this.serverDeps, log);
   }
@@ -64,10 +75,26 @@ export class McpEndpoint {
     const authInfo = this.authInfo(caller);
     const sessionId = request.headers.get("mcp-session-id");
     if (!sessionId) return this.withoutSession(caller, request, body, authInfo);
+    const answers = request.method === "POST" ? responseIds(body) : null;
+    const relay = this.deps.runtime.relay;
+    if (answers && relay && !relay.waitsHere(sessionId, answers)) return this.relayAnswer(caller, sessionId, body);
     const restore = (id: string, init: string) => restoreLegacySession(this.serverDeps, this.hooks, id, init);
     const session = await this.deps.runtime.sessions.use(sessionId, caller.tokenId, restore);
-    if (!session) return rpcError(404, -32001, "Session not found: it ended, expired or belongs to another token; initialize a new one");
-    return session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    if (!session) return notFound();
+    const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
+    if (answers) relay?.answered(sessionId, answers);
+    return response;
+  }
+
+  /**
+   * The client's answer to a request this instance did not send (another instance's session object
+   * asked, ./answer-relay.ts): filed in the store for the instance that waits, 202 as the transport
+   * would answer. Only on a live session of the caller's token.
+   */
+  private async relayAnswer(caller: McpCaller, sessionId: string, body: unknown): Promise<Response> {
+    if (!(await this.deps.runtime.sessions.owns(sessionId, caller.tokenId))) return notFound();
+    await this.deps.runtime.relay!.file(sessionId, body);
+    return new Response(null, { status: 202 });
   }
 
   /** A 2026-07-28 request, or the initialize that opens a 2025-era session; else a refusal. */

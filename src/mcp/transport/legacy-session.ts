@@ -25,6 +25,8 @@ export interface LegacySessionHooks {
   initialized(sessionId: string, session: LegacySession): Promise<void>;
   /** The client ended the session with DELETE. */
   deleted(sessionId: string): void;
+  /** The server sent request `id` to the client (an elicitation); its answer may reach another instance (./answer-relay.ts). */
+  asked?(sessionId: string, id: string | number, session: LegacySession): void;
 }
 
 /** At most this much of a client's initialize params is kept in its row; beyond it, only what identifies it. */
@@ -61,7 +63,35 @@ function build(deps: McpServerDeps, hooks: LegacySessionHooks, sessionId: string
     close: () => server.close(),
   };
   plainRpcErrors(session.transport); // zod issue dumps become plain words (../plain-errors.ts)
+  noteRequests(session, hooks);
   return session;
+}
+
+/** Tells `hooks.asked` of every request the server sends to the client on this session. */
+function noteRequests(session: LegacySession, hooks: LegacySessionHooks): void {
+  const { transport } = session;
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const m = message as { method?: unknown; id?: unknown };
+    if (typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number") && transport.sessionId) {
+      hooks.asked?.(transport.sessionId, m.id, session);
+    }
+    return send(message, options);
+  };
+}
+
+/** Plays a JSON-RPC body (a client's answer relayed from another instance) into the session's transport. */
+export async function playInto(session: LegacySession, sessionId: string, body: unknown): Promise<void> {
+  const version = session.server.server.getNegotiatedProtocolVersion();
+  const request = new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId,
+      ...(version ? { "mcp-protocol-version": version } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  await (await session.transport.handleRequest(request, { parsedBody: body })).text();
 }
 
 /** A new session's server and transport, connected, waiting for the client's initialize. */

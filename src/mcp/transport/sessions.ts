@@ -149,6 +149,12 @@ export class SessionStore<L extends LiveSession = LiveSession> {
     }
   }
 
+  /** Whether `sessionId` is a live session of `tokenId` (its row, unexpired), without touching or rebuilding it. */
+  async owns(sessionId: string, tokenId: string): Promise<boolean> {
+    const row = await this.rows.find(sessionKey(sessionId));
+    return !!row && row.tokenId === tokenId && this.clock() - row.lastSeen < this.limits.idleMs;
+  }
+
   /** Ends a session for good: its row and its live objects. Idempotent. */
   async close(sessionId: string, reason: string): Promise<void> {
     const key = sessionKey(sessionId);

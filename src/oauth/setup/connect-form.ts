@@ -18,6 +18,8 @@ export interface ConnectFields {
   smtp_security?: string;
   /** "read_write" (default) or "read": the grant's scope (./access.ts). */
   access?: string;
+  /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
+  send?: string;
   /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/upstream/start.ts). */
   upstream?: string;
 }

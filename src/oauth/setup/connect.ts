@@ -12,6 +12,8 @@ import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../upstream/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
+import { chooseSendPolicy } from "./send-choice.ts";
+import type { SendPolicy } from "../../send-policy.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
@@ -145,13 +147,15 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!parsed.ok) return form(pending, 400, parsed.message);
   const access = chooseAccess(fields.access, pending.scope);
   if (!access.ok) return form(pending, 400, access.message);
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return form(pending, 400, send.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
-  return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access);
+  return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access, send.policy);
 }
 
 /**
@@ -178,16 +182,17 @@ export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pend
 /**
  * The login is verified: seal the account into a new grant, issue its code, and send the browser
  * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
- * `signIn`: the provider's name for a grant that signed in there (what `mailbox-mcp grants` names).
+ * `sendPolicy`: the form's send choice (./send-choice.ts). `signIn`: the provider's name for a grant
+ * that signed in there (what `mailbox-mcp grants` names).
  */
 export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
-  account: MailAccount, access: Access, signIn?: string): Promise<ConnectOutcome> {
+  account: MailAccount, access: Access, sendPolicy: SendPolicy, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
   const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
   const label = { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) };
-  const info = { clientId, scope: scopeFor(access), label };
+  const info = { clientId, scope: scopeFor(access), sendPolicy, label };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));

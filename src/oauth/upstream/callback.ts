@@ -14,6 +14,7 @@ import { upstreamError, UpstreamError, type UpstreamErrorKind } from "../../mail
 import type { PendingRequest } from "../../store/pending.ts";
 import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts";
 import { chooseAccess } from "../setup/access.ts";
+import { chooseSendPolicy } from "../setup/send-choice.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
 import { form, issueGrant, limitedLogin, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
 import { callbackUrl } from "./start.ts";
@@ -77,11 +78,13 @@ async function signedInAccount(deps: SignInCallbackDeps, p: OAuthProvider, flow:
 async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending: PendingRequest, account: MailAccount, fields: ConnectFields, clientIp: string) {
   const access = chooseAccess(fields.access, pending.scope);
   if (!access.ok) return form(pending, 400, access.message);
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return form(pending, 400, send.message);
   const failed = await limitedLogin(deps, account, pending, clientIp);
   if (failed?.kind === "form" && failed.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
-  return failed ?? issueGrant(deps, pending, account, access.access, p.name);
+  return failed ?? issueGrant(deps, pending, account, access.access, send.policy, p.name);
 }
 
 export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {

@@ -10,6 +10,7 @@ import type { PendingRequest } from "../../store/pending.ts";
 import type { UpstreamFlows } from "../../store/upstream-flows.ts";
 import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
+import { chooseSendPolicy } from "../setup/send-choice.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
 
 export interface SignInStartDeps {
@@ -55,6 +56,8 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   fields: ConnectFields): Promise<{ location: string; binding: string } | { refused: string }> {
   const access = chooseAccess(fields.access, pending.scope);
   if (!access.ok) return { refused: access.message };
+  const send = chooseSendPolicy(fields.send, access.access);
+  if (!send.ok) return { refused: send.message };
   const binding = randomHex(32);
   const codeVerifier = randomBytes(32).toString("base64url"); // 43 characters (RFC 7636 §4.1)
   const secrets = { requestId: fields.request_id!, csrfToken: fields.csrf_token!, codeVerifier, fields: keptFields(fields, provider.id) };

@@ -5,7 +5,9 @@
 //   3. the call is filed in the owner's activity log, success or failure, before it answers
 //      (docs/owner.md §4); a call refused for its scope ran nothing and is not;
 //   4. argument errors found by the mail layer (InputError) become ToolInputErrors naming the argument.
-import type { CallToolResult } from "@modelcontextprotocol/server";
+// A round that asks the person (input_required, the send gate) has decided nothing yet: it is not
+// filed; the round that carries the answer is.
+import { isInputRequiredResult, type CallToolResult, type InputRequiredResult } from "@modelcontextprotocol/server";
 import { InputError } from "../../../mail/errors.ts";
 import { WRITE_SCOPE } from "../../../scopes.ts";
 import type { ToolContext } from "../context.ts";
@@ -21,11 +23,11 @@ import { activityEntry, type WriteOutcome } from "./activity.ts";
  */
 export async function runWrite<In extends Shape, Out extends Shape>(
   tool: WriteTool<In, Out>, args: ToolArgs<In>, ctx: ToolContext,
-): Promise<CallToolResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   if (!ctx.scopes.includes(WRITE_SCOPE)) {
     return toolError(`insufficient_scope: ${tool.name} needs the "${WRITE_SCOPE}" scope, which this access token was not granted. Reconnect the mailbox and grant "${WRITE_SCOPE}".`);
   }
-  let result: CallToolResult;
+  let result: CallToolResult | InputRequiredResult;
   try {
     result = await tool.handler(args, ctx);
   } catch (err) {
@@ -33,6 +35,7 @@ export async function runWrite<In extends Shape, Out extends Shape>(
     if (err instanceof InputError) throw new ToolInputError(err.message);
     throw err;
   }
+  if (isInputRequiredResult(result)) return result;
   await record(tool, args, { result }, ctx);
   return result;
 }
