@@ -165,6 +165,21 @@ describe("/mcp lifecycle", () => {
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
   });
 
+  test("DELETE while the store fails: answered, logged, and the server keeps serving", async () => {
+    const id = await openSession(alice.token);
+    const rows = srv.deps.store.sessions;
+    const remove = rows.delete;
+    rows.delete = async () => { throw new Error("the store is unreachable"); };
+    try {
+      // Before: the rejection floated, and Bun ends a process on an unhandled rejection.
+      expect((await sessionRequest("DELETE", alice.token, id)).status).toBe(200);
+    } finally {
+      rows.delete = remove;
+    }
+    expect(srv.deps.log.lines.some((l) => l.includes("mcp session delete failed") && l.includes("the store is unreachable"))).toBe(true);
+    expect((await post(alice.token, initialize())).status).toBe(200);
+  });
+
   test("30 minutes of inactivity expire a session (sweeper)", async () => {
     const id = await openSession(alice.token);
     srv.deps.clock.advance(29 * 60_000);

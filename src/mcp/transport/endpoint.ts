@@ -61,9 +61,12 @@ export class McpEndpoint {
     const relay = runtime.relay;
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
-      deleted: (id) => {
+      // Awaited by the transport before it answers the DELETE. A store that fails here is logged: a
+      // floating rejection would end the process (Bun exits on an unhandled one); the row expires.
+      deleted: async (id) => {
         relay?.forget(id);
-        void runtime.sessions.close(id, "deleted by client");
+        await runtime.sessions.close(id, "deleted by client")
+          .catch((err: Error) => log.error("mcp session delete failed", { error: err.message }));
       },
       asked: relay ? (id, request, session) => relay.asked(id, request, (body) => playInto(session, id, body)) : undefined,
     };

@@ -23,8 +23,8 @@ export interface LegacySession extends LiveSession {
 export interface LegacySessionHooks {
   /** The transport accepted an initialize and made up `sessionId` (new sessions only). */
   initialized(sessionId: string, session: LegacySession): Promise<void>;
-  /** The client ended the session with DELETE. */
-  deleted(sessionId: string): void;
+  /** The client ended the session with DELETE (awaited before the DELETE is answered). */
+  deleted(sessionId: string): Promise<void>;
   /** The server sent request `id` to the client (an elicitation); its answer may reach another instance (./answer-relay.ts). */
   asked?(sessionId: string, id: string | number, session: LegacySession): void;
 }
