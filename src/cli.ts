@@ -20,7 +20,8 @@ export const HELP = `mailbox-mcp ${pkg.version} — an MCP server for your own m
 
 Usage:
   mailbox-mcp [serve] [options]   start the server (the default)
-  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, MCP Inspector, ChatGPT, VS Code
+  mailbox-mcp client [options]    print how to connect Claude.ai, Claude Code, Codex CLI, Gemini CLI,
+                                  MCP Inspector, ChatGPT, VS Code
   mailbox-mcp healthcheck [opts]  exit 0 if a server answers on the configured host and port, else 1
   mailbox-mcp grants [--json]     list the live grants: which app has access to which mailbox
   mailbox-mcp revoke ID|EMAIL     revoke a grant (or every grant of an address); a running server

@@ -85,6 +85,13 @@ describe("OAuth mail providers in the configuration", () => {
     expect(s.oauth.file[0]!.tokenEndpoint).toBe("http://127.0.0.1:9/token");
   });
 
+  test("a file that is not JSON is refused without quoting it: the mistake may be an unquoted client_secret", () => {
+    const path = file(`{"providers": [{"id": "acme", "client_secret": s3cr3t-never-printed}]}`);
+    const msg = problem({ MAILBOX_MCP_OAUTH_PROVIDERS_FILE: path });
+    expect(msg).toBe(`MAILBOX_MCP_OAUTH_PROVIDERS_FILE: ${path}: cannot be read as JSON (not valid JSON)`);
+    expect(msg).not.toContain("s3cr3t");
+  });
+
   test("a missing file says so", () => {
     expect(problem({ MAILBOX_MCP_OAUTH_PROVIDERS_FILE: join(dir, "nope.json") })).toContain("no such file");
   });

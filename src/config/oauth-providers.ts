@@ -157,7 +157,10 @@ export function readProvidersFile(path: string | null, allowHttp: boolean, read 
   try {
     doc = JSON.parse(read(path));
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
+    // Never the parser's own words: they quote the text at the mistake, which may be a client_secret
+    // written without its quotes, and this line goes to stderr (and the service's journal).
+    const why = err instanceof SyntaxError ? "not valid JSON"
+      : (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
     throw new ConfigError(FILE_KEY, `${path}: cannot be read as JSON (${why})`);
   }
   const list = (doc as { providers?: unknown })?.providers;

@@ -49,6 +49,10 @@ export function createApp(deps: AppDeps) {
   const formBodyMs = timeouts.formBodyMs;
   // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
   const limits = storeLimiters(store.limits);
+  // One count of live mail-server logins for both doors that log in (the form, a provider's callback):
+  // MAX_INFLIGHT_LOGINS bounds this process's sockets, not each route's (src/oauth/setup/connect.ts).
+  const liveLogins: ConnectDeps["inflight"] = { count: 0 };
+  const login = { verifyLogin: deps.verifyLogin, liveLogins };
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -57,8 +61,8 @@ export function createApp(deps: AppDeps) {
     .use(iconRoutes())
     .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
     .use(discoveryRoutes(config.baseUrl, config))
-    .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin, formBodyMs }))
-    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, verifyLogin: deps.verifyLogin }))
+    .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, ...login, formBodyMs }))
+    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

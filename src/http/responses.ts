@@ -39,8 +39,8 @@ export function seeOther(location: string, headers: Headers = {}): Response {
 /**
  * NO_STORE on every answer for `paths`, whoever gives it: the route, a schema or body error, the
  * 404 for another method. A route file declares its own paths with it. Set in onRequest, the only
- * hook those answers all pass through (STACK-NOTES, Elysia 1.4); CORS preflights are answered
- * before it and carry none, as before.
+ * hook those answers all pass through (as the security headers are: docs/decisions.md "Service");
+ * CORS preflights are answered before it and carry none.
  */
 export function noStore(paths: string[]) {
   const covered = new Set(paths);

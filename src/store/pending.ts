@@ -15,8 +15,10 @@ export class PendingStore {
     private readonly clock: Clock,
   ) {}
 
-  /** `clientKey`: who asked (the client's limiter key), so one client's share can be counted. */
-  /** A request without state is stored with "" (the column is NOT NULL; RFC 6749 §3.1: an empty parameter is an omitted one). */
+  /**
+   * `clientKey`: who asked (the client's limiter key), so one client's share can be counted. A request
+   * without state is stored with "" (the column is NOT NULL; RFC 6749 §3.1: an empty parameter is an omitted one).
+   */
   async create(req: NewPending, ttlMs: number, clientKey: string | null = null): Promise<{ requestId: string; csrfToken: string }> {
     const requestId = randomHex(32);
     const csrfToken = randomHex(32);

@@ -2,7 +2,7 @@
 // error lines an app's calls carried, the mailbox address typed on the setup form, a registered
 // client's self-declared name. A terminal obeys control sequences in what it prints: an app erased
 // its own send_email line from `mailbox-mcp activity` with ESC sequences in a later call's folder
-// name, and `grants` carried raw ESC bytes from a mailbox label (issue 19, item 6). So every line of
+// name, and `grants` carried raw ESC bytes from a mailbox label (docs/owner.md §1, §4). So every line of
 // text output shows such characters as escapes instead; `--json` stays exact (JSON escapes C0
 // itself, and a program reading it wants the real value).
 //

@@ -1,6 +1,6 @@
 // A registered client's self-declared name (RFC 7591 client_name), made fit to show on the setup page.
 // Anyone can register under any name, and a name can carry the page's own sentence ("returning to
-// claude.ai … ✓ Verified app"): shown as written, it passed for the page's words (issue 19, item 9).
+// claude.ai … ✓ Verified app"): shown as written, it passed for the page's words (docs/oauth.md §9).
 // So the page shows it only inside its own quotation marks, in a box of its own (setup-form.tsx), and
 // the name is first made unable to close those quotes or run on like a sentence:
 // - every quotation mark (straight, curly, angle, CJK corner, full-width) becomes a plain apostrophe,

@@ -1,6 +1,6 @@
 // The pages' Content-Security-Policy: strict, with a per-response nonce (the answer itself, never
 // cached: src/http/responses.ts html). form-action: 'self' plus the validated redirect_uri's origin, because browsers apply form-action to
-// the 303 that follows the POST (STACK-NOTES; CSP3 §6.3.1); never 'self' alone.
+// the 303 that follows the POST (CSP3 §6.3.1; docs/oauth.md §7); never 'self' alone.
 import { randomBytes } from "node:crypto";
 
 export function newNonce(): string {

@@ -3,7 +3,7 @@
 // app-password page is listed in a <details>. The small script (allowed by the CSP nonce) only hides
 // the custom fields for presets, shows the chosen provider's link and a "Connecting…" hint.
 // Every reflected value is escaped: text through `safe` children, attribute values through attr(), because
-// kitajs itself escapes only the double quote in attributes (STACK-NOTES).
+// kitajs itself escapes only the double quote in attributes (docs/oauth.md §7).
 import type { ConnectFields } from "../oauth/setup/connect-form.ts";
 import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";

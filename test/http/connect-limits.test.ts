@@ -11,6 +11,10 @@ import { getHarness } from "../support/harness.ts";
 import { testApp, testDeps } from "../support/app.ts";
 import { until } from "../support/until.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, type Handler } from "../oauth/flow.ts";
+import { openForm, signIn } from "../oauth/sign-in-flow.ts";
+import { startTestServer } from "../support/mcp-client.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
+import type { MailAccount } from "../../src/mail/account.ts";
 
 const CONNECT_LIMIT = LIMITS["connect-failures"];
 const ATTEMPT_LIMIT = LIMITS["connect-attempts"];
@@ -54,6 +58,46 @@ describe("connect attempt limits", () => {
     expect(busy.headers.get("retry-after")).toBe("5");
     release();
     expect((await Promise.all(stuck)).map((r) => r.status)).toEqual(Array(MAX_INFLIGHT_LOGINS).fill(502));
+  });
+
+  test(`a provider's sign-in callback counts in the same ${MAX_INFLIGHT_LOGINS} live checks as the form`, async () => {
+    const h = await getHarness();
+    const mail = { imap: { host: "localhost", port: h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: h.smtp.port, security: "none" as const } };
+    const provider = h.oauth.client({ redirectUris: [], clock: () => Date.now() });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let checking = 0;
+    // Password logins hang until released; a sign-in's login (with its token) is the real one.
+    const gated = async (account: MailAccount) => {
+      if (account.auth.kind !== "password") return verifyLogin(account);
+      checking++;
+      await gate;
+      throw new MailError("timeout", "slow");
+    };
+    const settings = provider.settings(mail);
+    const srv = await startTestServer({ config: { trustProxy: true, oauth: { microsoft: null, google: null, file: [settings] } }, verifyLogin: gated });
+    provider.options.redirectUris.push(`${srv.baseUrl}/oauth/upstream/callback`);
+    let stuck: Promise<Response>[] = [];
+    try {
+      const { ids } = await openForm(srv.baseUrl, newVerifier());
+      const attempt = (i: number) => fetch(`${srv.baseUrl}/oauth/connect`, {
+        method: "POST", redirect: "manual", body: new URLSearchParams(aliceFields(h, ids, { email: `u${i}@example.test`, username: `u${i}` })),
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `198.51.100.${i}` },
+      });
+      stuck = Array.from({ length: MAX_INFLIGHT_LOGINS }, (_, i) => attempt(i));
+      await until(() => checking === MAX_INFLIGHT_LOGINS, { what: `${MAX_INFLIGHT_LOGINS} live checks in flight` });
+      // Each door counting on its own let a callback log in as the 17th.
+      const { res } = await signIn(srv.baseUrl, settings.id);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(await res.text()).toContain("The server is busy checking other sign-ins");
+      release();
+      expect((await Promise.all(stuck)).map((r) => r.status)).toEqual(Array(MAX_INFLIGHT_LOGINS).fill(502));
+    } finally {
+      release();
+      await Promise.allSettled(stuck);
+      await srv.stop();
+    }
   });
 });
 

@@ -61,7 +61,11 @@ describe("fair shares", () => {
     try {
       const slow = converter.convert(wideTable(400_000), "a", 500);
       const queued = converter.convert("<p>after the slow one</p>", "a", 2_000); // waits ~500 ms, works a few
-      expect(await slow).toEqual({ ok: false, reason: "timeout" });
+      // Stopped either way: by its budget, or (on a loaded machine, before the budget ran out) by the
+      // memory ceiling this wide table also reaches. What matters here is the job queued behind it.
+      const stopped = await slow;
+      expect(stopped.ok).toBe(false);
+      expect(["timeout", "memory"]).toContain((stopped as { reason: string }).reason);
       expect(await queued).toEqual({ ok: true, text: "after the slow one" });
     } finally {
       converter.close();

@@ -205,6 +205,20 @@ test("fetches per client address are limited (docs/oauth.md §5); cached documen
   expect(docs.hits("/limit-over.json")).toBe(0);
 });
 
+test("an address over its fetch limit does not pass its 429 to another address asking for the same document at once", async () => {
+  const t = app({ trustProxy: true });
+  const from = (ip: string) => ({ ...JSON_ACCEPT, "x-forwarded-for": ip });
+  for (let i = 0; i < 10; i++) expect((await authorize(t.app, asClient(good(`/spent-${i}.json`)), from("198.51.100.7"))).status).toBe(200);
+  const shared = good("/shared.json", {}, { "cache-control": "no-store" });
+  const [spent, other] = await Promise.all([
+    authorize(t.app, asClient(shared), from("198.51.100.7")),
+    authorize(t.app, asClient(shared), from("203.0.113.9")),
+  ]);
+  expect(spent.status).toBe(429);
+  expect(other.status).toBe(200);
+  expect(docs.hits("/shared.json")).toBe(1);
+});
+
 describe("caching per Cache-Control, up to 24 hours", () => {
   const authorizeOk = async (t: ReturnType<typeof app>, clientId: string) =>
     expect((await authorize(t.app, asClient(clientId), JSON_ACCEPT)).status).toBe(200);

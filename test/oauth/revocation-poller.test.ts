@@ -75,6 +75,33 @@ describe("revocation poller", () => {
     expect(log.lines.some((l) => l.includes("revocation poll failed") && l.includes("database is locked"))).toBe(true);
     await poller.stop();
   });
+
+  test("stop() waits for a read under way, which the service would otherwise run on a closed store", async () => {
+    const src = source();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reading = false;
+    const slow: RevocationSource = {
+      latest: src.latest,
+      async after(seq, limit) {
+        reading = true;
+        await held;
+        return src.after(seq, limit);
+      },
+    };
+    const events = new TokenEvents();
+    const order: string[] = [];
+    events.onRevoked((id) => void order.push(`revoked ${id}`));
+    const poller = await startRevocationPoller(slow, events, memoryLogger(), 60_000);
+    src.add("t1");
+    const polled = poller.poll();
+    await until(() => reading, { what: "the read to start" });
+    const stopped = poller.stop().then(() => void order.push("stopped"));
+    await new Promise((r) => setImmediate(r)); // stop() has had its turn to resolve
+    release();
+    await Promise.all([polled, stopped]);
+    expect(order).toEqual(["revoked t1", "stopped"]);
+  });
 });
 
 describe("revocation poller on a shared Postgres: pushed by LISTEN/NOTIFY", () => {

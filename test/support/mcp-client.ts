@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.ts";
-import { createApp } from "../../src/http/app.ts";
+import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
 import type { HttpTimeouts } from "../../src/http/body/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
@@ -23,11 +23,15 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts; makeStore?: StoreFactory } = {},
+  opts: {
+    config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts; makeStore?: StoreFactory;
+    verifyLogin?: AppDeps["verifyLogin"];
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const deps = { ...testDeps({ baseUrl, port, ...opts.config }, opts.limits, opts.makeStore, opts.pool), timeouts: opts.timeouts };
+  const base = testDeps({ baseUrl, port, ...opts.config }, opts.limits, opts.makeStore, opts.pool);
+  const deps = { ...base, verifyLogin: opts.verifyLogin ?? base.verifyLogin, timeouts: opts.timeouts };
   const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: opts.timeouts?.idleSeconds });
   return {
     deps,

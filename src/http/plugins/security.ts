@@ -1,6 +1,6 @@
 // Security headers on every response (docs/contract.md §13) and CORS for the allowlisted
 // origins only (docs/design.md §2). Set in onRequest so 404s, errors, HEAD, preflights and the MCP
-// transport's own Response objects all carry them (STACK-NOTES, Elysia 1.4).
+// transport's own Response objects all carry them (docs/decisions.md "Service").
 import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 import type { Config } from "../../config.ts";

@@ -39,6 +39,8 @@ export interface SetupRouteOptions {
   events: TokenEvents;
   /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
   verifyLogin: ConnectDeps["verify"];
+  /** Live mail-server logins on this instance, shared with the sign-in callback (src/http/app.ts). */
+  liveLogins: ConnectDeps["inflight"];
   /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
   formBodyMs: number;
 }
@@ -139,7 +141,7 @@ export function setupRoutes(deps: SetupRouteOptions) {
   const authorizeLimits = { pending, limits, clock };
   const signIn = { config, providers: deps.providers, flows: deps.store.upstreamFlows };
   const connectDeps: ConnectDeps = {
-    config, grants, pending, log, limits, inflight: { count: 0 }, verify: deps.verifyLogin, events: deps.events, signIn,
+    config, grants, pending, log, limits, inflight: deps.liveLogins, verify: deps.verifyLogin, events: deps.events, signIn,
   };
   const pages: SetupPageContext = { clients, providers: deps.providers, baseUrl: config.baseUrl };
 

@@ -28,6 +28,8 @@ export interface UpstreamRouteOptions {
   log: Logger;
   events: TokenEvents;
   verifyLogin: ConnectDeps["verify"];
+  /** Live mail-server logins on this instance, shared with the setup form (src/http/app.ts). */
+  liveLogins: ConnectDeps["inflight"];
 }
 
 const PARAMS = ["state", "code", "error", "error_description"] as const;
@@ -46,7 +48,7 @@ function callbackQuery(url: URL): CallbackQuery | null {
 export function upstreamRoutes(deps: UpstreamRouteOptions) {
   const { config, store, providers } = deps;
   const callbackDeps: SignInCallbackDeps = {
-    config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: { count: 0 },
+    config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, clock: deps.clock, providers, flows: store.upstreamFlows,
   };
   const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl };

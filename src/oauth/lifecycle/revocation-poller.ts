@@ -10,7 +10,7 @@ import type { Logger } from "../../log.ts";
 import type { Revocation } from "../../store/revocations.ts";
 import type { TokenEvents } from "./token-events.ts";
 
-/** With the SSE stream's close and the IMAP logout, revocation takes effect within 2 s (issue 14). */
+/** With the SSE stream's close and the IMAP logout, revocation takes effect within 2 s (docs/owner.md §2). */
 export const REVOCATION_POLL_MS = 1000;
 /** With notifications, polling is only a backstop (a notification lost with its connection is caught on re-subscribe anyway). */
 export const REVOCATION_BACKSTOP_MS = 30_000;
@@ -52,6 +52,11 @@ class RevocationReader {
       this.running = null;
     });
     return this.running;
+  }
+
+  /** Resolves once no read is under way (its failure is the poll's to log, not the caller's). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => {});
   }
 
   private async drain(): Promise<void> {
@@ -100,6 +105,8 @@ export async function startRevocationPoller(
       stopped = true;
       clearTimeout(timer);
       await subscription?.unlisten().catch(() => {});
+      // A read under way ends before stop() does: the service closes the store it reads next.
+      await reader.idle();
     },
   };
 }

@@ -3,7 +3,7 @@
 // write it in several ways: with the source port (`203.0.113.9:51234`, a new one per connection),
 // bracketed (`[2001:db8::1]:443`), IPv4-mapped (`::ffff:203.0.113.9`), with leading zeros
 // (`192.0.2.010`), in upper case or uncompressed IPv6. Counted as written, each spelling got fresh
-// limits (issue 19, item 10). So every hop is reduced to the address alone, in one canonical form,
+// limits (docs/oauth.md §5). So every hop is reduced to the address alone, in one canonical form,
 // before it is counted; IPv6 is then counted by /64, as one subscriber usually holds a whole /64.
 import ipaddr from "ipaddr.js";
 

@@ -65,8 +65,8 @@ function checkResource(requested: string | undefined, record: CodeRecord, baseUr
  * replay proves it comes from whoever holds the client's proof: a confidential client's secret (it
  * authenticated), or the PKCE verifier (only the client that started the flow has it). A public
  * client has no secret, so without that condition anyone who saw a used code (a proxy log, browser
- * history, a screenshot of the callback URL) could revoke the person's token with any verifier
- * (issue 19). Such a replay is refused like any bad code, and changes nothing (docs/oauth.md §1).
+ * history, a screenshot of the callback URL) could revoke the person's token with any verifier.
+ * Such a replay is refused like any bad code, and changes nothing (docs/oauth.md §1).
  */
 function replayRevokes(client: OAuthClient, verifier: string, record: CodeRecord): boolean {
   return client.authMethod !== "none" || verifierMatches(verifier, record.codeChallenge);

@@ -27,6 +27,8 @@ export interface ConnectFields {
 export type ParsedConnect = { ok: true; account: MailAccount } | { ok: false; message: string };
 
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
+/** An address the form accepts: local@domain, without spaces, quotes or angle brackets. */
+export const isMailboxAddress = (value: string): boolean => EMAIL.test(value);
 /** RFC 1123 host names (letters, digits, hyphens, dots) or an IPv4 literal; IPv6 in brackets. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$|^\[[0-9A-Fa-f:.]+\]$/;
 const SECURITY = new Set<Security>(["tls", "starttls", "none"]);
@@ -59,7 +61,7 @@ export function parseConnectFields(f: ConnectFields): ParsedConnect {
   const provider = f.provider ? findProvider(f.provider) : undefined;
   if (!provider) return { ok: false, message: "Choose your email provider." };
   const email = (f.email ?? "").trim();
-  if (!EMAIL.test(email)) return { ok: false, message: "Enter your full email address, e.g. name@example.com." };
+  if (!isMailboxAddress(email)) return { ok: false, message: "Enter your full email address, e.g. name@example.com." };
   const password = f.password ?? "";
   if (!password) return { ok: false, message: "Enter the app password for this mailbox." };
   if (password.length > MAX_PASSWORD) return { ok: false, message: "That password is too long." };

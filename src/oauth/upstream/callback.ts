@@ -1,7 +1,7 @@
 // GET /oauth/upstream/callback without the HTTP (docs/design.md §5): the OAuth mail provider sends the
 // browser back with a code (or an error); we exchange it (PKCE), learn the mailbox address, build the
-// account, check a live IMAP login with the access token — the seed's "live IMAP connection before a
-// code is issued" — and only then issue the MCP code, exactly as the password form does. Every failure
+// account, check a live IMAP login with the access token (docs/contract.md §14, item 5: no code before
+// a live IMAP login) and only then issue the MCP code, exactly as the password form does. Every failure
 // comes back on the setup form in words (upstream-error.ts), never to the client's redirect.
 import type { Clock } from "../../clock.ts";
 import type { MailAccount } from "../../mail/account.ts";

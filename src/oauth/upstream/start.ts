@@ -11,7 +11,7 @@ import type { UpstreamFlows } from "../../store/upstream-flows.ts";
 import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
-import type { ConnectFields } from "../setup/connect-form.ts";
+import { isMailboxAddress, type ConnectFields } from "../setup/connect-form.ts";
 
 export interface SignInStartDeps {
   config: Pick<Config, "baseUrl">;
@@ -23,7 +23,6 @@ export interface SignInStartDeps {
 export const CALLBACK_PATH = "/oauth/upstream/callback";
 export const callbackUrl = (baseUrl: string) => `${baseUrl}${CALLBACK_PATH}`;
 
-const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
 /** Never carried into the sign-in: the secrets of the form and a password typed before switching provider. */
 const NOT_KEPT = new Set(["request_id", "csrf_token", "password", "upstream"]);
 
@@ -63,6 +62,6 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   const secrets = { requestId: fields.request_id!, csrfToken: fields.csrf_token!, codeVerifier, fields: keptFields(fields, provider.id) };
   const state = await deps.flows.create(pending.idHash, provider.id, binding, secrets, pending.expiresAt);
   const email = (fields.email ?? "").trim();
-  const location = authorizationUrl(provider, deps.config.baseUrl, state, codeVerifier, EMAIL.test(email) ? email : null);
+  const location = authorizationUrl(provider, deps.config.baseUrl, state, codeVerifier, isMailboxAddress(email) ? email : null);
   return { location, binding };
 }

@@ -66,14 +66,24 @@ export class ClientDocuments {
    */
   async get(clientId: string, admit: AdmitFetch = async () => {}): Promise<ClientDocument> {
     const url = documentUrl(clientId);
-    const kept = this.entries.get(clientId);
-    if (kept && kept.freshUntil > this.options.clock()) return kept.document;
-    const running = this.fetching.get(clientId);
-    if (running) return running; // one fetch per document at a time, however many sign-ins wait on it
+    const ready = this.fresh(clientId) ?? this.fetching.get(clientId); // one fetch per document at a time
+    if (ready) return ready;
     if (this.fetching.size >= MAX_FETCHES) {
       throw new OAuthProblem("temporarily_unavailable", "The server is busy fetching other client metadata documents. Try again in a few seconds.", 503, { "retry-after": "5" });
     }
-    const fetched = admit().then(() => this.fetch(url)).finally(() => this.fetching.delete(clientId));
+    // The caller's own limit before its fetch can be joined: a fetch others wait on is one already
+    // admitted, so an address over its limit never passes its 429 to another that came for the same URL.
+    await admit();
+    return this.fresh(clientId) ?? this.fetching.get(clientId) ?? this.start(clientId, url);
+  }
+
+  private fresh(clientId: string): ClientDocument | null {
+    const kept = this.entries.get(clientId);
+    return kept && kept.freshUntil > this.options.clock() ? kept.document : null;
+  }
+
+  private start(clientId: string, url: URL): Promise<ClientDocument> {
+    const fetched = this.fetch(url).finally(() => this.fetching.delete(clientId));
     this.fetching.set(clientId, fetched);
     return fetched;
   }
