@@ -1,5 +1,6 @@
 // A BODYSTRUCTURE (RFC 9051 §7.5.2) that imapflow cannot read, or not without stalling the event
-// loop, is replaced by NIL before imapflow parses the FETCH response (issue 19, items 11 and 12):
+// loop, is replaced by NIL before imapflow parses the FETCH response (docs/decisions.md "A hostile
+// mail server"):
 // - deeper than MAX_STRUCTURE_DEPTH lists: imapflow's parser refuses more than 25 levels of
 //   nesting in a response and drops the whole line, so the message vanished from every listing
 //   and get_email said it might have been deleted;

@@ -69,10 +69,10 @@ function attachmentsFromMime(root: MimePart): AttachmentInfo[] {
 }
 
 /**
- * At most MAX_LISTED attachments and about MAX_LIST_BYTES of them as JSON (issue 19, item 11: a
- * message with 10,000 parts made a 1.4 MB answer): the list is shown twice in an answer (structured
- * and as text), which stays well under 256 KB with the default max_chars. `omitted` says how many
- * were left out.
+ * At most MAX_LISTED attachments and about MAX_LIST_BYTES of them as JSON (docs/decisions.md "A
+ * hostile mail server": a message with 10,000 parts made a 1.4 MB answer): the list is shown twice
+ * in an answer (structured and as text), which stays well under 256 KB with the default max_chars.
+ * `omitted` says how many were left out.
  */
 export const MAX_LISTED = 1000;
 export const MAX_LIST_BYTES = 96 * 1024;

@@ -62,7 +62,8 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
     // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
-    // RFC822.SIZE, which a hostile server can understate or overstate (issue 10, item 4).
+    // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
+    // mail server").
     const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
     const large = whole ? null : await textPartOf(client, q.uid, msg.bodyStructure, TEXT_PART_LIMIT);
     return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };

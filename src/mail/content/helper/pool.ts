@@ -1,6 +1,6 @@
 // Content helper processes shared by every token, handed out fairly (docs/decisions.md "Content
 // helpers"): jobs wait in a per-owner round robin (./fair-queue.ts); one owner may hold at most all
-// helpers but one while others wait, so a second token always finds one free (issue 19, item 7);
+// helpers but one while others wait, so a second token always finds one free;
 // a job's budget counts its work only, from the moment a helper takes it, so waiting behind others
 // never uses it up; the wait itself is bounded separately. Each helper runs one job at a time
 // under a memory ceiling (./helper-process.ts); one that grew large is stopped after its job so its
