@@ -86,7 +86,12 @@ async function rows(account: MailAccount, uid: number, rtt: number, loopback: Ma
       () => getThread(direct, { folder: "INBOX", uid, maxMessages: 50, maxCharsPerMessage: 4000, includeQuoted: false }, testReaders()),
       () => mcp.call("get_thread", thread),
     ]);
-    await row("forward 5 MB inline", FORWARD_ITER, 2, [() => sendEmail(deps, forward), () => mcp.call("send_email", forward)]);
+    // Each call a different message: the send gate answers a repeat of the same message within 10
+    // minutes with the first outcome, without sending (at-most-once), which would time nothing.
+    let n = 0;
+    await row("forward 5 MB inline", FORWARD_ITER, 2, [
+      () => sendEmail(deps, { ...forward, text: `FYI ${++n}` }), () => mcp.call("send_email", { ...forward, text: `FYI ${++n}` }),
+    ]);
     await emptySent(direct);
   } finally {
     smtp.close();

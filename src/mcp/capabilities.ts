@@ -3,9 +3,9 @@
 // flag says what is true, because clients act on it:
 // - tools.listChanged: false. Our tool list is fixed per build, so no notifications/tools/list_changed
 //   is ever sent. The SDK's default (true) made a 2026-07-28 `subscriptions/listen` for tool changes
-//   hold an SSE stream open indefinitely, for nothing (issue 19, item 13; up to the SDK's 1,024 per
-//   process). With false the SDK honours nothing in such a listen: it acknowledges an empty filter
-//   and ends the stream at once (docs/decisions.md "Protocol eras on one /mcp").
+//   hold an SSE stream open indefinitely, for nothing (up to the SDK's 1,024 per process). With
+//   false the SDK honours nothing in such a listen: it acknowledges an empty filter and ends the
+//   stream at once (docs/decisions.md "Protocol eras on one /mcp").
 // - prompts.listChanged, resources.listChanged: false, on the same rule: the prompts and the message
 //   template are fixed per build (src/mcp/prompts/, src/mcp/resources/), as is the send gate's review card
 //   (src/mcp/send-gate/confirm/review-card.ts); resources have no subscribe.

@@ -81,6 +81,7 @@ export class McpRuntime {
   /** Shutdown: every connection closes and every live session is let go; session rows stay, so clients carry on after a restart. */
   async close(): Promise<void> {
     this.mail.closeAll();
+    this.relay?.close();
     await this.sessions.closeAll();
   }
 }

@@ -51,6 +51,19 @@ describe("the helper processes", () => {
     expect(await converter.convert("<b>still fine</b>")).toEqual({ ok: true, text: "still fine" });
   });
 
+  test("a helper that cannot be started (no processes or file descriptors left) is an error, and its slot serves the next job", async () => {
+    const own = new HtmlConverter({ processes: 1, budgetMs: 20_000, idleMs: 1_000 });
+    const spawn = Bun.spawn;
+    Bun.spawn = (() => { throw Object.assign(new Error("spawn EAGAIN"), { code: "EAGAIN" }); }) as typeof Bun.spawn;
+    try {
+      // Before: the throw escaped the pool, the call never settled and the slot stayed taken.
+      expect(await own.convert("<p>one</p>")).toEqual({ ok: false, reason: "error" });
+    } finally {
+      Bun.spawn = spawn;
+    }
+    expect(await own.convert("<p>two</p>")).toEqual({ ok: true, text: "two" });
+    own.close();
+  });
 });
 
 describe("htmlToText: bounded work, a stripped fallback with a note", () => {

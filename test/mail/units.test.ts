@@ -4,7 +4,7 @@ import { toMailError } from "../../src/mail/imap/errors.ts";
 import { window } from "../../src/mail/read/message.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { cleanLine, cleanText, fenceUntrusted, LINE_MAX } from "../../src/mail/content/sanitize.ts";
-import { countOf, parseSet, rangesOf, topBelow } from "../../src/mail/imap/uid-set.ts";
+import { countOf, membersOf, mergeRanges, parseSet, rangesFrom, rangesOf, subtractRanges, topBelow } from "../../src/mail/imap/uid-set.ts";
 
 describe("uid ranges", () => {
   test("parse and merge", () => {
@@ -21,6 +21,15 @@ describe("uid ranges", () => {
     expect(topBelow(parseSet("4:6"), 3, null)).toEqual({ uids: [6, 5, 4], more: false });
     expect(topBelow(parseSet("4:6"), 5, 5)).toEqual({ uids: [4], more: false });
     expect(topBelow([], 5, null)).toEqual({ uids: [], more: false });
+  });
+
+  test("merged, subtracted, clipped and listed without one number per UID, whatever the ranges say", () => {
+    expect(mergeRanges([[9, 10], [1, 3], [4, 4], [2, 6], [0, 0], [Number.NaN, 5]])).toEqual([[1, 6], [9, 10]]);
+    expect(subtractRanges(parseSet("1:10,20:30"), parseSet("3:4,9:21,30"))).toEqual([[1, 2], [5, 8], [22, 29]]);
+    expect(subtractRanges(parseSet("1:4294967295"), parseSet("1:2"))).toEqual([[3, 4_294_967_295]]);
+    expect(rangesFrom(parseSet("1:3,7,10:8"), 3)).toEqual([[3, 3], [7, 10]]);
+    expect(membersOf(parseSet("5:6,1:2"), 10)).toEqual([1, 2, 5, 6]);
+    expect(membersOf(parseSet("1:4294967295"), 3)).toEqual([1, 2, 3]);
   });
 });
 

@@ -84,6 +84,25 @@ describe("concurrent tool calls per token", () => {
   });
 });
 
+describe("the message resource shares the token's slots", () => {
+  test("past them its read is refused as busy, in words, and not logged as a failure", async () => {
+    fake.script = () => ({ fetch: "hang" });
+    const { client, tokenId } = await newGrant();
+    const load = () => srv.deps.calls.load(tokenId);
+    const first = [recent(client), recent(client), recent(client)];
+    await until(() => load().running === 2 && load().waiting === 1, { what: "2 running, 1 waiting" });
+    // Before: "Reading the message failed with an internal error", and an error line in the log.
+    await expect(client.readResource({ uri: "mailbox://message/INBOX/1" }))
+      .rejects.toThrow(/Too many tool calls at once on this connection: 2 are running and 1 waiting/);
+    expect(srv.deps.log.lines.filter((l) => l.includes("resource read failed"))).toEqual([]);
+    fake.script = () => ({});
+    fake.dropAll();
+    expect(await Promise.all(first)).toHaveLength(3);
+    await until(() => load().running === 0 && load().waiting === 0, { what: "all slots free" });
+    await client.close();
+  });
+});
+
 describe("concurrent tool calls per token, 2026-07-28 era", () => {
   test("calls without a session share the token's slots with its sessions; past them, busy at once", async () => {
     fake.script = () => ({ fetch: "hang" });

@@ -7,6 +7,7 @@ import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
 import { connectImap } from "../../src/mail/imap/connect.ts";
 import { getChanges } from "../../src/mail/read/changes.ts";
+import { decodeChangesCursor, encodeChangesCursor } from "../../src/mail/read/changes-cursor.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { plainText } from "../support/mail-fixtures.ts";
@@ -132,6 +133,28 @@ describe("without QRESYNC (the same Dovecot, capabilities hidden from our client
       }
     });
   }
+});
+
+describe("a cursor is the caller's to send", () => {
+  test("one naming every UID there could be is answered from ranges: the vanished list bounded, the UIDs still there kept out", async () => {
+    const { folder, uids } = await seeded(2);
+    const client = await connectImap(testAccount(h.dovecot.users.alice, h.dovecot), undefined, false);
+    try {
+      for (const cap of ["QRESYNC", "CONDSTORE"]) client.capabilities.delete(cap);
+      const first = decodeChangesCursor((await getChanges(client, folder, null)).cursor);
+      // Before: one number per UID of "1:4294967294", a 32 GB array; the process ran out of memory.
+      const forged = encodeChangesCursor({ ...first, uidNext: 4_294_967_295, count: null, set: "1:4294967294" });
+      const res = await getChanges(client, folder, forged);
+      const top = Math.max(...uids); // a new folder: its messages are uids 1..top
+      expect(uids.sort((a, b) => a - b)).toEqual([1, 2]);
+      expect(res.vanished).toHaveLength(100_000);
+      expect([res.vanished[0], res.vanished.at(-1)]).toEqual([top + 1, top + 100_000]);
+      expect(res.added).toEqual([]);
+      expect(res.full_resync).toBe(false);
+    } finally {
+      await client.logout();
+    }
+  });
 });
 
 describe("the other tools once QRESYNC is on for the connection", () => {

@@ -86,6 +86,23 @@ describe("a message nested deeper than imapflow reads", () => {
     expect(a).toMatchObject({ filename: "deep.txt", content: "text", text: "The deep attachment." });
   });
 
+  test("30 levels with an attached message: get_attachment names it as get_email lists it", async () => {
+    const h = await getHarness();
+    const raw = deeplyNested({ subject: "nested forward" }, 30, "See the minutes.").replace(
+      'Content-Type: text/plain; name="deep.txt"\r\nContent-Disposition: attachment; filename="deep.txt"\r\n\r\nThe deep attachment.',
+      "Content-Type: message/rfc822\r\n\r\nFrom: carol@example.org\r\nSubject: Minutes of Monday\r\n\r\nThe minutes.");
+    const uid = await withImap(h.dovecot, h.dovecot.users.alice, async (c) => {
+      await c.mailboxCreate(`${FOLDER}Fwd`).catch(() => {});
+      return ((await c.append(`${FOLDER}Fwd`, raw, [])) as { uid: number }).uid;
+    });
+    const e = (await callOk(client, "get_email", { folder: `${FOLDER}Fwd`, uid })) as Email;
+    expect(e.attachments).toMatchObject([{ filename: "Minutes of Monday.eml", content_type: "message/rfc822" }]);
+    const a = await callOk(client, "get_attachment", { folder: `${FOLDER}Fwd`, uid, part: e.attachments[0]!.part });
+    // Before: "message.eml" here, from a naming rule of its own.
+    expect(a).toMatchObject({ filename: "Minutes of Monday.eml", content: "text" });
+    expect(a.text).toContain("The minutes.");
+  });
+
   test("120 levels: get_email answers with its headers and says what was left out", async () => {
     const res = await call(client, "get_email", { folder: FOLDER, uid: uids.deep120! });
     expect(res.isError).toBeFalsy();

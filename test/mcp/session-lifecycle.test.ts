@@ -97,6 +97,24 @@ describe("/mcp statuses", () => {
     expect(res.status).toBe(401);
   });
 
+  test("a store that cannot record a new session: 500 without the store's words, and nothing kept", async () => {
+    const rows = srv.deps.store.sessions;
+    const insert = rows.insert;
+    rows.insert = async () => { throw new Error("connection to the database lost (host db.internal:5432)"); };
+    const before = srv.deps.sessions.cached;
+    try {
+      const res = await post(alice.token, initialize());
+      const text = await res.text();
+      // Before: 400 "Parse error" with the store's message in `data`.
+      expect(res.status).toBe(500);
+      expect(text).not.toContain("db.internal");
+      expect(srv.deps.sessions.cached).toBe(before);
+      expect(srv.deps.log.lines.some((l) => l.includes("db.internal"))).toBe(true); // logged for the operator
+    } finally {
+      rows.insert = insert;
+    }
+  });
+
   test("another token's session id: 404", async () => {
     const id = await openSession(alice.token);
     const res = await post(bob.token, toolsList(), { "mcp-session-id": id });
@@ -145,6 +163,21 @@ describe("/mcp lifecycle", () => {
     expect((await sessionRequest("DELETE", alice.token, id)).status).toBe(200);
     expect((await srv.deps.sessions.size())).toBe(before - 1);
     expect((await post(alice.token, toolsList(), { "mcp-session-id": id })).status).toBe(404);
+  });
+
+  test("DELETE while the store fails: answered, logged, and the server keeps serving", async () => {
+    const id = await openSession(alice.token);
+    const rows = srv.deps.store.sessions;
+    const remove = rows.delete;
+    rows.delete = async () => { throw new Error("the store is unreachable"); };
+    try {
+      // Before: the rejection floated, and Bun ends a process on an unhandled rejection.
+      expect((await sessionRequest("DELETE", alice.token, id)).status).toBe(200);
+    } finally {
+      rows.delete = remove;
+    }
+    expect(srv.deps.log.lines.some((l) => l.includes("mcp session delete failed") && l.includes("the store is unreachable"))).toBe(true);
+    expect((await post(alice.token, initialize())).status).toBe(200);
   });
 
   test("30 minutes of inactivity expire a session (sweeper)", async () => {

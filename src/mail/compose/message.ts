@@ -125,7 +125,7 @@ const RE_PREFIX = /^\s*re\s*(\[\d+\])?\s*:/i;
 /**
  * RFC 5322 §3.6.4: In-Reply-To is the parent's Message-ID; References is the parent's References
  * (or, lacking those, its single In-Reply-To) followed by the parent's Message-ID, trimmed to the
- * root and the newest ids (../mime/message-ids.ts). The ids must already be parsed (fetchReplySource, ../write/reply-source.ts).
+ * root and the newest ids (../mime/message-ids.ts). The ids must already be parsed (readOriginal, ../write/original.ts).
  * A given subject is used as is; otherwise "Re: " is added unless the parent's subject already starts with it.
  */
 export function replyThreading(parent: ReplySource, subject?: string): ReplyThreading {

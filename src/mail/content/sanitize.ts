@@ -25,7 +25,8 @@ export function cleanText(text: string): string {
 /**
  * The longest header-derived value we pass on (subject, display name, file name, content type), in
  * characters: real ones are far shorter (RFC 5322 §2.1.1 lines are at most 998 octets), and a
- * hostile server may send megabytes (issue 10: a 50 MB subject). Cut with an ellipsis.
+ * hostile server may send megabytes (docs/decisions.md "A hostile mail server": a 50 MB subject).
+ * Cut with an ellipsis.
  */
 export const LINE_MAX = 2000;
 

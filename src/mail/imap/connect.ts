@@ -29,7 +29,7 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
     secure: security === "tls",
     doSTARTTLS: security === "starttls" ? true : security === "none" ? false : undefined,
     auth: imapAuth(account),
-    logger: false as const, // pino to stdout otherwise (STACK-NOTES)
+    logger: false as const, // imapflow logs every command to stdout through pino otherwise
     // Auto-IDLE would put a DONE round trip in front of every command on a warm pooled connection.
     disableAutoIdle: true,
     connectionTimeout: t.connectTimeoutMs,

@@ -1,10 +1,10 @@
-// The folder list, bounded while the server's answer arrives (issue 19, item 2). imapflow's list()
-// builds an entry per LIST line whatever their number, merges LSUB into LIST with a linear scan per
-// line (O(n²): 50,000 folders held the event loop for most of a minute) and sends one STATUS per
-// folder. Here one LIST is read through imapflow's command runner: the first MAX_FOLDERS entries
-// are kept, the rest only counted; subscriptions come from LSUB by a map lookup; counts come with
-// the LIST where the server offers LIST-STATUS (RFC 5819), else from one STATUS per folder kept,
-// within a time budget (./folder-status.ts).
+// The folder list, bounded while the server's answer arrives (docs/decisions.md "A hostile mail
+// server"). imapflow's list() builds an entry per LIST line whatever their number, merges LSUB into
+// LIST with a linear scan per line (O(n²): 50,000 folders held the event loop for most of a minute)
+// and sends one STATUS per folder. Here one LIST is read through imapflow's command runner: the
+// first MAX_FOLDERS entries are kept, the rest only counted; subscriptions come from LSUB by a map
+// lookup; counts come with the LIST where the server offers LIST-STATUS (RFC 5819), else from one
+// STATUS per folder kept, within a time budget (../read/mailboxes.ts).
 import type { ImapFlow, ListResponse } from "imapflow";
 import { MailError } from "../errors.ts";
 

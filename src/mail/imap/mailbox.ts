@@ -126,3 +126,11 @@ export async function fetchByUid(client: ImapFlow, uid: number, query: FetchQuer
   const [msg] = await fetchOwn(client, String(uid), { ...query, uid: true }, true, new Set([uid]));
   return msg ?? null;
 }
+
+/** imapflow keys a partial answer `BODY[2]<0>` as "2<0>" or "2" depending on the server's echo. */
+export function sectionOf(parts: Map<string, Buffer> | undefined, section: string): Buffer | undefined {
+  if (!parts) return undefined;
+  const key = section.toLowerCase();
+  for (const [k, v] of parts) if (k === key || k.startsWith(`${key}<`)) return v;
+  return undefined;
+}

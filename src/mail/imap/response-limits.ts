@@ -14,10 +14,11 @@ export const RESPONSE_LIMITS = {
 };
 
 /**
- * What all the responses to one command may add up to (issue 19, item 4): each is bounded above,
- * but 40 FETCH answers of 19 MB each grew the server by 787 MB from one get_recent_emails. Four
- * times the largest answer a tool asks for (one part of at most 16 MB); past it the connection is
- * closed (./client.ts) and the call fails saying why. What a call holds is at most about this much
- * plus the response that crossed the line: one call grows the server by well under 300 MB.
+ * What all the responses to one command may add up to (docs/decisions.md "A hostile mail server"):
+ * each is bounded above, but 40 FETCH answers of 19 MB each grew the server by 787 MB from one
+ * get_recent_emails. Four times the largest answer a tool asks for (one part of at most 16 MB);
+ * past it the connection is closed (./client.ts) and the call fails saying why. What a call holds
+ * is at most about this much plus the response that crossed the line: one call grows the server by
+ * well under 300 MB.
  */
 export const MAX_COMMAND_BYTES = 64 * 1024 * 1024;

@@ -1,5 +1,6 @@
 // A BODYSTRUCTURE (RFC 9051 §7.5.2) that imapflow cannot read, or not without stalling the event
-// loop, is replaced by NIL before imapflow parses the FETCH response (issue 19, items 11 and 12):
+// loop, is replaced by NIL before imapflow parses the FETCH response (docs/decisions.md "A hostile
+// mail server"):
 // - deeper than MAX_STRUCTURE_DEPTH lists: imapflow's parser refuses more than 25 levels of
 //   nesting in a response and drops the whole line, so the message vanished from every listing
 //   and get_email said it might have been deleted;
@@ -7,8 +8,8 @@
 //   imapflow parses in one piece (0.5-3 s of one core here, no other request served meanwhile).
 // The message then arrives without bodyStructure, as if the server had answered NIL (which
 // imapflow accepts); readers take its parts from the message's own MIME instead
-// (../read/structure.ts). Only the response's own syntax is walked: a subject containing the word
-// BODYSTRUCTURE is a quoted string or a literal, never a key.
+// (../read/attachment-list.ts, ../read/attachment/from-source.ts). Only the response's own syntax
+// is walked: a subject containing the word BODYSTRUCTURE is a quoted string or a literal, never a key.
 
 /** Longest BODYSTRUCTURE given to imapflow: some 500 parts. Real mail stays far below. */
 export const MAX_STRUCTURE_BYTES = 64 * 1024;

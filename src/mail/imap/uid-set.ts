@@ -29,6 +29,52 @@ export function toSet(numbers: number[]): string {
   return rangesOf(numbers).map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}:${hi}`)).join(",");
 }
 
+/**
+ * Sorted, disjoint ranges from ranges in any order, overlapping or adjacent ones joined; ranges that
+ * hold no UID (a server's or a cursor's garbage: 0, NaN) are dropped. Never one number per UID.
+ */
+export function mergeRanges(ranges: readonly Range[]): Range[] {
+  const sorted = ranges.filter(([lo, hi]) => Number.isSafeInteger(lo) && Number.isSafeInteger(hi) && lo >= 1 && lo <= hi)
+    .sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+/** The members of `a` that are not in `b`, as sorted ranges. */
+export function subtractRanges(a: readonly Range[], b: readonly Range[]): Range[] {
+  const out: Array<[number, number]> = [];
+  const minus = mergeRanges(b);
+  for (const [lo, hi] of mergeRanges(a)) {
+    let from = lo;
+    for (const [blo, bhi] of minus) {
+      if (bhi < from || blo > hi) continue;
+      if (blo > from) out.push([from, blo - 1]);
+      from = bhi + 1;
+    }
+    if (from <= hi) out.push([from, hi]);
+  }
+  return out;
+}
+
+/** The members at or above `low`, as sorted ranges. */
+export function rangesFrom(ranges: readonly Range[], low: number): Range[] {
+  return mergeRanges(ranges).flatMap(([lo, hi]): Range[] => (hi < low ? [] : [[Math.max(lo, low), hi]]));
+}
+
+/** The members in ascending order, at most `max` of them: what a hostile range ("1:4294967295") may cost. */
+export function membersOf(ranges: readonly Range[], max: number): number[] {
+  const out: number[] = [];
+  for (const [lo, hi] of mergeRanges(ranges)) {
+    for (let n = lo; n <= hi && out.length < max; n++) out.push(n);
+  }
+  return out;
+}
+
 export function countOf(ranges: Range[]): number {
   return ranges.reduce((sum, [lo, hi]) => sum + hi - lo + 1, 0);
 }

@@ -34,12 +34,13 @@ export interface ParsedMessage {
 // Embedded messages nest (a forward of a forward of a digest…); past this depth they are listed
 // but not opened, so a crafted message cannot make the parser recurse without end.
 const MAX_DEPTH = 8;
-// Multiparts nest too: parts deeper than this are left out (with what they hold), so every walk
-// of the tree (numbering, the body, the attachment list) stays far inside the call stack. Real
-// mail nests a few levels; Dovecot itself describes at most 100 (issue 19, item 12).
+// Multiparts nest too: parts deeper than this are left out (with what they hold), so every walk of
+// the tree (numbering, the body, the attachment list) stays far inside the call stack. Real mail
+// nests a few levels; Dovecot itself describes at most 100 (docs/decisions.md "A hostile mail
+// server").
 export const MAX_NESTING = 100;
 // Parts read at most (mailsplit's own default is 1,000): a message of 10,000 parts is read whole
-// when its server's structure could not be (issue 19, item 11), in ~100 ms fed in slices.
+// when its server's structure could not be (../imap/structure-guard.ts), in ~100 ms fed in slices.
 export const MAX_PARTS = 20_000;
 const TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 

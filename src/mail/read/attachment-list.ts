@@ -4,7 +4,7 @@
 // BODYSTRUCTURE could not be read (too large or too deep: ../imap/structure-guard.ts) gets its list
 // from our own parse alone, by the same rule. Either way the list is capped (capAttachments).
 import type { MessageStructureObject } from "imapflow";
-import type { MimePart, ParsedMessage } from "../mime/tree.ts";
+import { isMessageType, type MimePart, type ParsedMessage } from "../mime/tree.ts";
 import { cleanLine } from "../content/sanitize.ts";
 import { attachmentNodes, partFilename } from "./summary.ts";
 
@@ -38,11 +38,13 @@ function attachmentsFromStructure(root: MessageStructureObject | undefined, pars
   });
 }
 
-// An attached message rarely has a file name; mail clients show (and save) it as "<subject>.eml".
+/** An attached message rarely has a file name; mail clients show (and save) it as "<subject>.eml". */
+function emlName(subject: string | null | undefined): string {
+  return `${cleanLine(subject ?? "").replace(/[\\/]/g, "_").slice(0, 200) || "message"}.eml`;
+}
+
 function messageFilename(node: MessageStructureObject): string | null {
-  if (node.type !== "message/rfc822" && node.type !== "message/global") return null;
-  const subject = cleanLine(node.envelope?.subject ?? "").replace(/[\\/]/g, "_").slice(0, 200);
-  return `${subject || "message"}.eml`;
+  return isMessageType(node.type) ? emlName(node.envelope?.subject) : null;
 }
 
 function index(part: MimePart, into: Map<string, MimePart>): void {
@@ -56,10 +58,10 @@ function index(part: MimePart, into: Map<string, MimePart>): void {
 function attachmentsFromMime(root: MimePart): AttachmentInfo[] {
   const out: AttachmentInfo[] = [];
   const walk = (part: MimePart) => {
-    const message = part.type === "message/rfc822" || part.type === "message/global";
+    const message = isMessageType(part.type);
     if (part.type.startsWith("multipart/")) return part.children.forEach(walk);
     if (!message && part.disposition !== "attachment" && (part.type.startsWith("text/") || !part.filename)) return;
-    const filename = part.filename ?? (message ? `${cleanLine(part.message?.headers.text("subject") ?? "").replace(/[\\/]/g, "_").slice(0, 200) || "message"}.eml` : null);
+    const filename = part.filename ?? (message ? emlName(part.message?.headers.text("subject")) : null);
     out.push({ part: part.part, filename: filename ? cleanLine(filename) || null : null, content_type: cleanLine(part.type), size: part.content.length });
   };
   walk(root);
@@ -67,10 +69,10 @@ function attachmentsFromMime(root: MimePart): AttachmentInfo[] {
 }
 
 /**
- * At most MAX_LISTED attachments and about MAX_LIST_BYTES of them as JSON (issue 19, item 11: a
- * message with 10,000 parts made a 1.4 MB answer): the list is shown twice in an answer (structured
- * and as text), which stays well under 256 KB with the default max_chars. `omitted` says how many
- * were left out.
+ * At most MAX_LISTED attachments and about MAX_LIST_BYTES of them as JSON (docs/decisions.md "A
+ * hostile mail server": a message with 10,000 parts made a 1.4 MB answer): the list is shown twice
+ * in an answer (structured and as text), which stays well under 256 KB with the default max_chars.
+ * `omitted` says how many were left out.
  */
 export const MAX_LISTED = 1000;
 export const MAX_LIST_BYTES = 96 * 1024;

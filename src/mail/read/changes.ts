@@ -7,7 +7,7 @@ import { InputError } from "../errors.ts";
 import { tracking, type ViewTracking } from "../imap/client.ts";
 import { enableExtension } from "../imap/enable.ts";
 import { verified, withMailbox } from "../imap/mailbox.ts";
-import { countOf, parseSet, rangesOf } from "../imap/uid-set.ts";
+import { countOf, membersOf, mergeRanges, parseSet, rangesFrom, rangesOf, subtractRanges, topBelow, type Range } from "../imap/uid-set.ts";
 import { decodeChangesCursor, encodeChangesCursor, type ChangesCursor } from "./changes-cursor.ts";
 import { searchRanges, summaries } from "./pages.ts";
 import { labelsOf, type Summary } from "./summary.ts";
@@ -37,6 +37,10 @@ export interface Changes {
 export const ADDED_MAX = 100;
 // Without QRESYNC the cursor lists the known UIDs while they fit in this many ranges.
 const SET_RANGES_MAX = 100;
+// The most vanished UIDs one answer lists, as with VANISHED (EARLIER) (../imap/client.ts). UIDs stay
+// ranges until then: a cursor is the caller's to send and a SEARCH answer the server's, and either may
+// say "1:4294967295", which as one number per UID would hold the server for minutes.
+const VANISHED_MAX = 100_000;
 
 export async function getChanges(client: ImapFlow, folder: string, since: string | null): Promise<Changes> {
   const prior = since === null ? null : decodeChangesCursor(since);
@@ -87,8 +91,7 @@ async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "
   const changed = mode === "plain" ? [] : await changedSince(client, t, BigInt(prior.modseq!), mode === "qresync");
   const vanishedEarlier = t.earlier ?? [];
   t.earlier = undefined;
-  let addedUids = changed.filter((m) => m.uid >= prior.uidNext).map((m) => m.uid);
-  if (mode === "plain") addedUids = (await searchRanges(client, { uid: `${prior.uidNext}:*` })).flatMap(([a, b]) => range(a, b)).filter((u) => u >= prior.uidNext);
+  const added = await addedSince(client, mode, prior, changed);
   let vanished = vanishedEarlier.filter((u) => u < prior.uidNext);
   let next: Pick<ChangesCursor, "count" | "set"> = { count: null, set: null };
   if (mode !== "qresync") {
@@ -96,21 +99,27 @@ async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "
     const gone = goneSince(prior, below);
     if (gone === null) return { ...empty(box.path, mode), full_resync: true, cursor: encodeChangesCursor(await freshCursor(client, t, mode)) };
     vanished = gone;
-    next = known(rangesOf([...below.flatMap(([a, b]) => range(a, b)), ...addedUids]));
+    next = known(mergeRanges([...below, ...added]));
   }
   const highest = [BigInt(prior.modseq ?? 0), t.highestModseq, ...changed.map((m) => m.modseq ?? 0n)].reduce((a, b) => (b > a ? b : a));
-  const uidNext = Math.max(prior.uidNext, ...addedUids.map((u) => u + 1));
-  const newest = [...addedUids].sort((a, b) => b - a).slice(0, ADDED_MAX);
+  const uidNext = Math.max(prior.uidNext, (added.at(-1)?.[1] ?? 0) + 1);
   return {
     folder: box.path,
     cursor: encodeChangesCursor({ ...prior, modseq: mode === "plain" ? null : String(highest), uidNext, ...next }),
     full_resync: false,
-    added: await summaries(client, box.path, newest, ADDED_MAX),
+    added: await summaries(client, box.path, topBelow(added, ADDED_MAX, null).uids, ADDED_MAX),
     flags_changed: changed.filter((m) => m.uid < prior.uidNext).sort((a, b) => a.uid - b.uid).map(flagChange),
     vanished: [...new Set(vanished)].sort((a, b) => a - b),
-    addedTotal: addedUids.length,
+    addedTotal: countOf(added),
     mode,
   };
+}
+
+/** The UIDs at or above the cursor's next UID, as sorted ranges: among the changes, or (plain) by SEARCH. */
+async function addedSince(client: ImapFlow, mode: ChangeMode, prior: ChangesCursor, changed: FetchMessageObject[]): Promise<Range[]> {
+  if (mode !== "plain") return rangesOf(changed.filter((m) => m.uid >= prior.uidNext).map((m) => m.uid));
+  // `n:*` names the newest message even when it is below n (RFC 3501 §6.4.8): hence rangesFrom.
+  return rangesFrom(await searchRanges(client, { uid: `${prior.uidNext}:*` }), prior.uidNext);
 }
 
 /** UID FETCH 1:* (UID FLAGS) (CHANGEDSINCE m [VANISHED]): each changed message once, its latest state. */
@@ -127,10 +136,7 @@ async function changedSince(client: ImapFlow, t: Pick<ViewTracking, "earlier">, 
 
 /** Without VANISHED: the UIDs the cursor knew that are gone; null when it kept only their number and some went. */
 function goneSince(prior: ChangesCursor, below: Array<readonly [number, number]>): number[] | null {
-  if (prior.set !== null) {
-    const now = new Set(below.flatMap(([a, b]) => range(a, b)));
-    return parseSet(prior.set).flatMap(([a, b]) => range(a, b)).filter((u) => !now.has(u));
-  }
+  if (prior.set !== null) return membersOf(subtractRanges(parseSet(prior.set), below), VANISHED_MAX);
   return countOf(below) === prior.count ? [] : null;
 }
 
@@ -138,5 +144,3 @@ function flagChange(m: FetchMessageObject): FlagChange {
   const f = m.flags ?? new Set<string>();
   return { uid: m.uid, seen: f.has("\\Seen"), flagged: f.has("\\Flagged"), answered: f.has("\\Answered"), labels: labelsOf(m) };
 }
-
-const range = (a: number, b: number) => Array.from({ length: Math.max(0, b - a + 1) }, (_, i) => a + i);

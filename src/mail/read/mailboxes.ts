@@ -1,6 +1,7 @@
-// list_mailboxes: every folder with its counts, bounded whatever the server lists (issue 19,
-// item 2): at most MAX_FOLDERS folders (../imap/list.ts), counts in the LIST itself where the server
-// offers LIST-STATUS, else one STATUS per folder shown, as many as fit in STATUS_BUDGET_MS.
+// list_mailboxes: every folder with its counts, bounded whatever the server lists (docs/tools.md
+// "list_mailboxes"): at most MAX_FOLDERS folders (../imap/list.ts), counts in the LIST itself where
+// the server offers LIST-STATUS, else one STATUS per folder shown, as many as fit in
+// STATUS_BUDGET_MS.
 import type { ImapFlow } from "imapflow";
 import { listBounded, MAX_FOLDERS } from "../imap/list.ts";
 

@@ -1,6 +1,6 @@
 // get_email: one message as readable text. The IMAP work happens under the mailbox lock; parsing
-// the MIME tree (../mime/) and converting HTML (../content/html-text/, in a worker thread) happen after it is
-// released, so a slow message never holds the token's connection.
+// the MIME tree (../mime/) and converting HTML (../content/html-text/, in a helper process) happen
+// after it is released, so a slow message never holds the token's connection.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
@@ -12,6 +12,7 @@ import { bodySegments, type Segment } from "../mime/body.ts";
 import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
 import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
+import { textPartOf, type TextPart } from "./text-part.ts";
 
 export type { AttachmentInfo };
 
@@ -43,7 +44,7 @@ export interface EmailQuery {
 // A message up to this size is fetched whole and parsed in one round trip. A larger one (big
 // attachments) is read part by part, so memory stays bounded whatever a sender mails.
 export const WHOLE_MESSAGE_LIMIT = 4 * 1024 * 1024;
-// The most of one text part a large message contributes, in decoded bytes: far above max_chars.
+// The most of one text part a large message contributes, in octets as the server holds it: far above max_chars.
 const TEXT_PART_LIMIT = 2 * 1024 * 1024;
 
 interface Fetched {
@@ -51,8 +52,8 @@ interface Fetched {
   source: Buffer;
   whole: boolean;
   structure: MessageStructureObject | undefined;
-  /** A large message's text part, downloaded alone. */
-  large: { segment: Segment; cut: boolean } | null;
+  /** A large message's text part, fetched alone. */
+  large: TextPart | null;
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
@@ -61,9 +62,10 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
     if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
     // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
-    // RFC822.SIZE, which a hostile server can understate or overstate (issue 10, item 4).
+    // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
+    // mail server").
     const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
-    const large = whole ? null : await largeTextPart(client, q.uid, msg.bodyStructure);
+    const large = whole ? null : await textPartOf(client, q.uid, msg.bodyStructure, TEXT_PART_LIMIT);
     return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };
   }, { readOnly: true, freshness: "verify" });
   const parsed = await parseMessage(f.whole ? f.source : headerBlock(f.source));
@@ -130,49 +132,6 @@ export async function readable(
 function headerBlock(source: Buffer): Buffer {
   const end = source.indexOf("\r\n\r\n");
   return end < 0 ? source : source.subarray(0, end + 4);
-}
-
-// RFC 2045 §5.2 and RFC 2046 §4.1.4, as in mime/body.ts: a text part with an unknown subtype, or a
-// type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
-const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
-
-/** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
-export function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
-  const nodes: MessageStructureObject[] = [];
-  const walk = (n: MessageStructureObject) => {
-    if (n.childNodes?.length) n.childNodes.forEach(walk);
-    else if (n.disposition !== "attachment") nodes.push(n);
-  };
-  if (root) walk(renumber(root, "", true));
-  return nodes.find((n) => isPlain(n.type)) ?? nodes.find((n) => n.type === "text/html") ?? null;
-}
-
-/**
- * BODYSTRUCTURE with the part numbers of RFC 9051 §6.4.5. imapflow gives an attached message's
- * single body the message's own number (N, whose download includes the message's headers; it is
- * N.1) and numbers the parts of a message whose whole body is message/rfc822 from 1 (they are 1.1…).
- */
-export function renumber(n: MessageStructureObject, prefix: string, messageRoot: boolean): MessageStructureObject {
-  if (n.type.startsWith("multipart/")) {
-    const childNodes = (n.childNodes ?? []).map((c, i) => renumber(c, prefix ? `${prefix}.${i + 1}` : String(i + 1), false));
-    return { ...n, part: prefix || undefined, childNodes };
-  }
-  const part = messageRoot ? (prefix ? `${prefix}.1` : "1") : prefix;
-  const inner = n.type.startsWith("message/") ? n.childNodes?.[0] : undefined;
-  return { ...n, part, childNodes: inner ? [renumber(inner, part, true)] : undefined };
-}
-
-/** A large message's text: only its text part is downloaded (decoded to UTF-8 by imapflow), capped. */
-async function largeTextPart(client: ImapFlow, uid: number, root: MessageStructureObject | undefined): Promise<Fetched["large"]> {
-  const node = textNode(root);
-  if (!node) return null;
-  const { content } = await client.download(String(uid), node.part ?? "1", { uid: true, maxBytes: TEXT_PART_LIMIT });
-  if (!content) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  const text = bytes.toString("utf8");
-  return { segment: node.type === "text/html" ? { kind: "html", html: text } : { kind: "text", text }, cut: bytes.length >= TEXT_PART_LIMIT };
 }
 
 // cleanText on megabytes would cost the event loop tens of ms for text the window drops anyway:

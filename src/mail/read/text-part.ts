@@ -3,11 +3,10 @@
 // transfer encoding, charset and format=flowed undone as for a whole message (../mime/body.ts).
 // One round trip where imapflow's download() takes two and then one per 64 KB.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
-import { fetchByUid } from "../imap/mailbox.ts";
+import { fetchByUid, sectionOf } from "../imap/mailbox.ts";
 import { decodeText, type Segment } from "../mime/body.ts";
 import { decodeTransfer } from "../mime/tree.ts";
-import { sectionOf } from "./attachment/fetch.ts";
-import { textNode } from "./message.ts";
+import { renumber } from "./part-numbers.ts";
 
 export interface TextPart {
   segment: Segment;
@@ -31,4 +30,19 @@ export async function textPartOf(client: ImapFlow, uid: number, root: MessageStr
     content: decodeTransfer(raw, (node.encoding ?? "7bit").toLowerCase()),
   });
   return { segment: node.type === "text/html" ? { kind: "html", html: text } : { kind: "text", text }, cut: raw.length >= cap };
+}
+
+// RFC 2045 §5.2 and RFC 2046 §4.1.4, as in mime/body.ts: a text part with an unknown subtype, or a
+// type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
+const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
+
+/** The first inline plain-text part, else the first text/html part (depth first, as mail clients do). */
+export function textNode(root: MessageStructureObject | undefined): MessageStructureObject | null {
+  const nodes: MessageStructureObject[] = [];
+  const walk = (n: MessageStructureObject) => {
+    if (n.childNodes?.length) n.childNodes.forEach(walk);
+    else if (n.disposition !== "attachment") nodes.push(n);
+  };
+  if (root) walk(renumber(root, "", true));
+  return nodes.find((n) => isPlain(n.type)) ?? nodes.find((n) => n.type === "text/html") ?? null;
 }

@@ -3,7 +3,7 @@
 // after 5 idle minutes and at once when the token is revoked. Built once by the composition root,
 // beside the IMAP pool; two services in one process share nothing.
 //
-// Revocation stops a send (issue 19, item 8; docs/decisions.md "/mcp"): once this process knows a
+// Revocation stops a send (docs/decisions.md "/mcp"): once this process knows a
 // token is revoked, none of its messages may reach the SMTP server. Closing the pool alone did not do
 // it: nodemailer lets a connection that is delivering finish first, and the message arrived 178 ms
 // after the client was told "revoked". So every send carries an AbortSignal that revoke() fires:

@@ -1,9 +1,10 @@
 // THE ONE PLACE A MESSAGE IS SENT. send_email and send_draft (and every reply and forward) end
-// here, so a send policy (confirmation, caps, at-most-once: issue 23) goes in front of deliver() and
-// nowhere else. After SMTP accepted the message: a copy is filed in \Sent (unless the provider files
-// it itself), the message answered gets \Answered, the one forwarded $Forwarded (RFC 5788 keyword
-// registry), and a sent draft leaves Drafts. Those are best effort: the send has happened, so a
-// failure among them is a warning, never an error a caller would answer by sending again.
+// here, so a send policy (confirmation, caps, at-most-once: docs/design.md §3) goes in front of
+// deliver() and nowhere else. After SMTP accepted the message: a copy is filed in \Sent (unless the
+// provider files it itself), the message answered gets \Answered, the one forwarded $Forwarded
+// (RFC 5788 keyword registry), and a sent draft leaves Drafts. Those are best effort: the send has
+// happened, so a failure among them is a warning, never an error a caller would answer by sending
+// again.
 import type { ImapFlow } from "imapflow";
 import { withMailbox } from "../imap/mailbox.ts";
 import { appendSent } from "./append.ts";

@@ -4,8 +4,7 @@
 import type { ImapFlow } from "imapflow";
 import { MAX_ATTACHMENT_BYTES, type Attachment } from "../compose/message.ts";
 import { MailError } from "../errors.ts";
-import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
-import { sectionOf } from "../read/attachment/fetch.ts";
+import { fetchByUid, sectionOf, withMailbox } from "../imap/mailbox.ts";
 import { decodeTransfer } from "../mime/tree.ts";
 import type { Located } from "./mailbox-parts.ts";
 

@@ -13,6 +13,7 @@ import { tokenOf, toolContext } from "../call-context.ts";
 import { iconsFor } from "../icons/icons.ts";
 import type { McpServerDeps } from "../server.ts";
 import { getEmail } from "../tools/read/get-email.ts";
+import { BusyError } from "../tools/result.ts";
 
 export const MESSAGE_TEMPLATE = "mailbox://message/{folder}/{uid}";
 /** What get_email returns by default: the same message reads the same through either door. */
@@ -47,7 +48,10 @@ async function read(deps: McpServerDeps, uri: URL, variables: Record<string, str
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text }] };
   } catch (err) {
     if (err instanceof MailError && err.kind === "not_found") throw new ResourceNotFoundError(uri.href, err.message);
-    if (err instanceof MailError) throw new ProtocolError(ProtocolErrorCode.InternalError, err.message);
+    // In words for the caller, as a tool says them: the mail server's trouble, or the token's call limit.
+    if (err instanceof MailError || err instanceof BusyError) throw new ProtocolError(ProtocolErrorCode.InternalError, err.message);
+    // Cancelled by the client (or its session closed) while waiting or reading: no answer goes out, nothing failed.
+    if (signal.aborted) throw err;
     deps.log.error("resource read failed", { error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) });
     throw new ProtocolError(ProtocolErrorCode.InternalError, "Reading the message failed with an internal error. Try again.");
   }

@@ -59,6 +59,16 @@ export class AnswerRelay {
     this.timer.unref?.();
   }
 
+  /** Whether the poll is running (something is waited on), for tests and health. */
+  get watching(): boolean {
+    return this.timer !== null;
+  }
+
+  /** Shutdown: nothing is waited on any more, and the poll stops (the store it reads is closing). */
+  close(): void {
+    for (const sessionId of [...this.waiting.keys()]) this.forget(sessionId);
+  }
+
   /** Whether this instance waits for every one of `ids` on the session. */
   waitsHere(sessionId: string, ids: readonly Id[]): boolean {
     const w = this.waiting.get(sessionId);

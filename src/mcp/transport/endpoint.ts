@@ -64,9 +64,12 @@ export class McpEndpoint {
     const relay = runtime.relay;
     this.hooks = {
       initialized: async () => {}, // new sessions are recorded by openSession, which knows the token
-      deleted: (id) => {
+      // Awaited by the transport before it answers the DELETE. A store that fails here is logged: a
+      // floating rejection would end the process (Bun exits on an unhandled one); the row expires.
+      deleted: async (id) => {
         relay?.forget(id);
-        void runtime.sessions.close(id, "deleted by client");
+        await runtime.sessions.close(id, "deleted by client")
+          .catch((err: Error) => log.error("mcp session delete failed", { error: err.message }));
       },
       asked: relay ? (id, request, session) => relay.asked(id, request, (body) => playInto(session, id, body)) : undefined,
     };
@@ -125,21 +128,32 @@ export class McpEndpoint {
   /**
    * Initialize: a new server + transport, recorded in the store once the transport accepted the
    * request (the SDK awaits `initialized` before it answers). Refused with 503 when the server-wide
-   * cap leaves no fair room (./sessions.ts): every owner holds one session already.
+   * cap leaves no fair room (./sessions.ts): every owner holds one session already. A store that
+   * fails to record it is the server's failure (500, logged by the app), never the client's: the SDK
+   * would answer a throwing hook with 400 "Parse error" and the store's own words.
    */
   private async openSession(caller: McpCaller, request: Request, body: unknown, authInfo: AuthInfo): Promise<Response> {
     const init = initRecord(Array.isArray(body) ? body.find((m) => isInitialize(m)) : body);
     let kept = true;
+    const failure: { error?: unknown } = {};
     const hooks: LegacySessionHooks = {
       ...this.hooks,
-      initialized: async (id, session) => { kept = await this.deps.runtime.sessions.add(id, caller.tokenId, init, session); },
+      initialized: async (id, session) => {
+        try {
+          kept = await this.deps.runtime.sessions.add(id, caller.tokenId, init, session);
+        } catch (error) {
+          failure.error = error;
+          kept = false;
+        }
+      },
     };
     const session: LegacySession = await newLegacySession(this.serverDeps, hooks);
     const response = await session.transport.handleRequest(request, { parsedBody: body, authInfo });
     if (session.transport.sessionId && kept) return response;
-    await session.close(); // rejected (e.g. 406), or no room: nothing to keep
+    await session.close(); // rejected (e.g. 406), not recorded, or no room: nothing to keep
     if (kept) return response;
     await response.body?.cancel();
+    if ("error" in failure) throw failure.error;
     return rpcError(503, -32000, `The server holds as many MCP sessions as it can (${this.deps.runtime.sessions.limits.maxSessions}), ` +
       "one for each of as many mailboxes: try again later.", { "retry-after": "60" });
   }

@@ -4,11 +4,12 @@
 //
 // Rebuilding: the SDK's transport has no option to start in an initialized state (it keeps
 // `sessionId` and its "initialized" flag private, set only by an initialize request:
-// typescript-sdk#1658, #1882 are open). So the rebuilt pair is brought there the way the first one
-// was: the client's own initialize (its params are in the row) and notifications/initialized are
-// replayed through the transport's public handleRequest, with the session id generator returning
-// the stored id. Server and transport then hold exactly the state the original handshake gave them
-// (negotiated version, client capabilities and name); the replayed answers go nowhere.
+// docs/decisions.md "Sessions in the store"). So the rebuilt pair is brought there the way the
+// first one was: the client's own initialize (its params are in the row) and
+// notifications/initialized are replayed through the transport's public handleRequest, with the
+// session id generator returning the stored id. Server and transport then hold exactly the state
+// the original handshake gave them (negotiated version, client capabilities and name); the replayed
+// answers go nowhere.
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
 import { plainRpcErrors } from "../plain-errors.ts";
@@ -23,8 +24,8 @@ export interface LegacySession extends LiveSession {
 export interface LegacySessionHooks {
   /** The transport accepted an initialize and made up `sessionId` (new sessions only). */
   initialized(sessionId: string, session: LegacySession): Promise<void>;
-  /** The client ended the session with DELETE. */
-  deleted(sessionId: string): void;
+  /** The client ended the session with DELETE (awaited before the DELETE is answered). */
+  deleted(sessionId: string): Promise<void>;
   /** The server sent request `id` to the client (an elicitation); its answer may reach another instance (./answer-relay.ts). */
   asked?(sessionId: string, id: string | number, session: LegacySession): void;
 }
@@ -58,7 +59,8 @@ function build(deps: McpServerDeps, hooks: LegacySessionHooks, sessionId: string
       // Not enableJsonResponse, though plain JSON answers are a little faster: in that mode a POST
       // whose session closes under it is never answered (close() drops its pending JSON answer;
       // SDK 1.32 and 2.4), and in 1.32 it kept every answered request until the session ended
-      // (typescript-sdk#2559). src/mcp/transport/body.ts sends a finished SSE answer in one write instead.
+      // (docs/decisions.md "/mcp", Response mode). src/mcp/transport/body.ts sends a finished SSE
+      // answer in one write instead.
     }),
     close: () => server.close(),
   };

@@ -122,8 +122,19 @@ export class SessionStore<L extends LiveSession = LiveSession> {
       this.cache.set(key, cached);
       return cached.live;
     }
+    return this.rebuild(key, sessionId, tokenId, restore);
+  }
+
+  /** The live objects of a session that has a row but none here, from its initialize params. */
+  private async rebuild(key: string, sessionId: string, tokenId: string, restore: Restore<L>): Promise<L | null> {
     const init = await this.rows.init(key);
     if (init === null) return null;
+    // A request that came in alongside (a client's GET stream and its POST after a restart) may have
+    // started the rebuild while we read the row: one live session, or the other's streams outlive
+    // every close (revocation, DELETE, expiry), which reaches only the cached one. Its failure is
+    // logged and the session ended by the request that started it.
+    const raced = this.cache.get(key);
+    if (raced) return raced.live.catch(() => null);
     const live = restore(sessionId, init);
     this.remember(key, tokenId, live);
     try {

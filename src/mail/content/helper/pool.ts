@@ -1,6 +1,6 @@
 // Content helper processes shared by every token, handed out fairly (docs/decisions.md "Content
 // helpers"): jobs wait in a per-owner round robin (./fair-queue.ts); one owner may hold at most all
-// helpers but one while others wait, so a second token always finds one free (issue 19, item 7);
+// helpers but one while others wait, so a second token always finds one free;
 // a job's budget counts its work only, from the moment a helper takes it, so waiting behind others
 // never uses it up; the wait itself is bounded separately. Each helper runs one job at a time
 // under a memory ceiling (./helper-process.ts); one that grew large is stopped after its job so its
@@ -87,8 +87,7 @@ export class HelperPool<T> {
     slot.idleTimer = null;
     slot.owner = job.owner;
     this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
-    if (!slot.helper || slot.helper.exited) slot.helper = this.spawn(slot);
-    const outcome = await slot.helper.run(job.input, job.payload, job.budgetMs);
+    const outcome = await this.runOn(slot, job);
     const left = (this.running.get(job.owner) ?? 1) - 1;
     if (left) this.running.set(job.owner, left);
     else this.running.delete(job.owner);
@@ -96,6 +95,16 @@ export class HelperPool<T> {
     this.afterJob(slot);
     job.resolve(outcome);
     this.pump();
+  }
+
+  /** The job on the slot's helper, started if need be; a helper that cannot be started (EAGAIN, EMFILE) is the job's error. */
+  private async runOn(slot: Slot<T>, job: Job<T>): Promise<PoolOutcome<T>> {
+    try {
+      if (!slot.helper || slot.helper.exited) slot.helper = this.spawn(slot);
+      return await slot.helper.run(job.input, job.payload, job.budgetMs);
+    } catch (err) {
+      return { ok: false, reason: "error", detail: err instanceof Error ? err.message : String(err) };
+    }
   }
 
   private spawn(slot: Slot<T>): HelperProcess<T> {

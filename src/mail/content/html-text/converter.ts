@@ -1,5 +1,6 @@
 // HTML → text in helper processes with a budget of work time and a memory ceiling per document
-// (issue 10: one crafted email froze every user; issue 19: nor may it take the server's memory).
+// (docs/decisions.md "Content helpers"): one crafted email may neither freeze every user nor take
+// the server's memory.
 // A conversion that overruns is abandoned and its helper stopped (../helper/); the caller falls back
 // to stripping tags (./strip.ts). Helpers are shared fairly between tokens (../helper/pool.ts).
 import { HelperPool, type HelperPoolOptions, type PoolOutcome } from "../helper/pool.ts";

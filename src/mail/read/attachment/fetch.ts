@@ -3,7 +3,7 @@
 // with EXAMINE and every fetch is a PEEK, so \Seen is never set. Both commands are UID FETCHes, so
 // the folder view is proved current by "verify" (docs/freshness.md).
 import type { ImapFlow } from "imapflow";
-import { fetchByUid, withMailbox } from "../../imap/mailbox.ts";
+import { fetchByUid, sectionOf, withMailbox } from "../../imap/mailbox.ts";
 import { uidNotFound } from "../../imap/uids.ts";
 import { fenceUntrusted } from "../../content/sanitize.ts";
 import { MailError } from "../../errors.ts";
@@ -56,14 +56,6 @@ async function fromSource(client: ImapFlow, q: PartQuery, folder: string, capFor
   const cap = capFor(found.located);
   if (cap === null) return { folder, located: found.located, raw: null, cut: false };
   return { folder, located: found.located, raw: found.content.subarray(0, cap), cut: found.content.length > cap };
-}
-
-/** imapflow keys a partial answer `BODY[2]<0>` as "2<0>" or "2" depending on the server's echo. */
-export function sectionOf(parts: Map<string, Buffer> | undefined, section: string): Buffer | undefined {
-  if (!parts) return undefined;
-  const key = section.toLowerCase();
-  for (const [k, v] of parts) if (k === key || k.startsWith(`${key}<`)) return v;
-  return undefined;
 }
 
 export function partNotFound(folder: string, q: PartQuery, parts: LocatedPart[]): MailError {

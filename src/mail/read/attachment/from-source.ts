@@ -6,8 +6,8 @@ import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { fetchByUid } from "../../imap/mailbox.ts";
 import { MailError } from "../../errors.ts";
 import { cleanLine } from "../../content/sanitize.ts";
-import { isMessageType, parseMessage, type MimePart } from "../../mime/tree.ts";
-import { attachmentsOf } from "../attachment-list.ts";
+import { parseMessage, type MimePart } from "../../mime/tree.ts";
+import { attachmentsOf, type AttachmentInfo } from "../attachment-list.ts";
 import { WHOLE_MESSAGE_LIMIT } from "../message.ts";
 import type { LocatedPart } from "./parts.ts";
 
@@ -27,10 +27,11 @@ export async function partsFromSource(client: ImapFlow, uid: number, folder: str
       "so its parts cannot be fetched one by one. Open it in a mail program.");
   }
   const parsed = await parseMessage(source);
-  const listed = new Set(attachmentsOf(undefined, parsed).map((a) => a.part));
+  // What get_email lists for a part (an attached message's name, say) is what get_attachment answers with.
+  const listed = new Map(attachmentsOf(undefined, parsed).map((a) => [a.part, a]));
   const out: SourcePart[] = [];
   const walk = (part: MimePart) => {
-    if (!part.type.startsWith("multipart/")) out.push({ located: locate(part, listed.has(part.part)), content: part.content });
+    if (!part.type.startsWith("multipart/")) out.push({ located: locate(part, listed.get(part.part)), content: part.content });
     part.children.forEach(walk);
     if (part.message) walk(part.message.root);
   };
@@ -39,7 +40,7 @@ export async function partsFromSource(client: ImapFlow, uid: number, folder: str
 }
 
 /** A part of our parse in the shape of a BODYSTRUCTURE node, with content already decoded (binary). */
-function locate(part: MimePart, attachment: boolean): LocatedPart {
+function locate(part: MimePart, listed: AttachmentInfo | undefined): LocatedPart {
   const parameters: Record<string, string> = {};
   if (part.charset) parameters.charset = part.charset;
   if (part.flowed) parameters.format = "flowed";
@@ -51,7 +52,7 @@ function locate(part: MimePart, attachment: boolean): LocatedPart {
   };
   const filename = part.filename ? cleanLine(part.filename) || null : null;
   return {
-    node, attachment, section: part.part,
-    info: { part: part.part, filename: filename ?? (isMessageType(part.type) ? "message.eml" : null), content_type: cleanLine(part.type), size: part.content.length },
+    node, attachment: listed !== undefined, section: part.part,
+    info: listed ?? { part: part.part, filename, content_type: cleanLine(part.type), size: part.content.length },
   };
 }

@@ -3,7 +3,7 @@
 // other leaves (its text and HTML bodies, inline images) and the parts inside attached messages.
 import type { MessageStructureObject } from "imapflow";
 import { attachmentsOf, estimateDecoded, type AttachmentInfo } from "../attachment-list.ts";
-import { renumber } from "../message.ts";
+import { renumber } from "../part-numbers.ts";
 import { isMessageType } from "../../mime/tree.ts";
 import { cleanLine } from "../../content/sanitize.ts";
 import { partFilename } from "../summary.ts";

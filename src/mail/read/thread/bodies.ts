@@ -70,7 +70,8 @@ async function render(f: Found, source: Source, maxChars: number, includeQuoted:
     body_text: body.text,
     truncated: body.truncated || (source && "cut" in source ? source.cut : false),
     quoted_trimmed: trimmed.trimmed,
-    // Capped as get_email caps it (issue 19, item 11); get_email lists the rest with their count.
+    // Capped as get_email caps it (docs/decisions.md "A hostile mail server"); get_email lists the
+    // rest with their count.
     attachments: capAttachments(attachmentsOf(f.msg.bodyStructure, whole ? parsed : null)).attachments,
   };
 }
