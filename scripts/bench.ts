@@ -190,7 +190,7 @@ async function firstServerRows(account: MailAccount): Promise<void> {
     await client.close();
     // The direct clients sat idle through the later parts and their sockets may have timed out by now.
     await imap.logout().catch(() => imap.close());
-    await plain.logout().catch(() => plain.close());
+    await plain.logout();
   } finally {
     server.kill();
   }
