@@ -56,17 +56,18 @@ export class LimitStore {
     return this.db.tx((tx) => this.waitFor(tx, bucket, hashed, w, this.clock()));
   }
 
-  /** The longest wait any key imposes: its max-th newest event's time plus the window, minus now. */
+  /**
+   * The longest wait any key imposes: its max-th newest event's time plus the window, minus now. One
+   * indexed lookup per key (limit_events_key: bucket, key, at) skips to that event; reading every event
+   * in the window cost as many rows as the window held (thousands under a generous send cap), per check.
+   */
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
-    const rows = await tx<{ key: string; at: unknown }[]>`
-      SELECT key, at FROM limit_events WHERE bucket = ${bucket} AND key IN ${tx(keys)} AND at > ${now - w.windowMs}
-       ORDER BY at DESC`;
-    const byKey = new Map<string, number[]>();
-    for (const r of rows) byKey.set(r.key, [...(byKey.get(r.key) ?? []), int(r.at)]);
     let waitMs = 0;
-    for (const times of byKey.values()) {
-      if (times.length < w.max) continue;
-      waitMs = Math.max(waitMs, times[w.max - 1]! + w.windowMs - now);
+    for (const key of keys) {
+      const [row] = await tx<{ at: unknown }[]>`
+        SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND at > ${now - w.windowMs}
+         ORDER BY at DESC LIMIT 1 OFFSET ${w.max - 1}`;
+      if (row) waitMs = Math.max(waitMs, int(row.at) + w.windowMs - now);
     }
     return waitMs;
   }

@@ -39,6 +39,21 @@ for (const backend of BACKENDS) {
       expect(await limits.size("b")).toBe(1);
     });
 
+    test("the wait is set by the max-th newest event of the fullest key, however many the window holds", async () => {
+      const clock = manualClock();
+      const limits = new LimitStore(await backend.open(), key, clock);
+      const wide = { max: 3, windowMs: 60_000 };
+      for (let i = 0; i < 40; i++) {
+        await limits.reserve("many", [`k:${i % 2}`], { max: 1000, windowMs: 60_000 }); // 20 events per key, a second apart
+        clock.advance(1000);
+      }
+      // k:1's newest three are at 39 s, 37 s and 35 s (now is 40 s): the third ages out at 95 s.
+      expect(await limits.wait("many", ["k:1"], wide)).toBe(35_000 + 60_000 - 40_000);
+      expect(await limits.wait("many", ["k:0"], wide)).toBe(34_000 + 60_000 - 40_000); // k:0's: 38, 36, 34 s
+      expect(await limits.wait("many", ["k:0", "k:1"], wide)).toBe(35_000 + 60_000 - 40_000); // the longer of the two
+      expect(await limits.wait("many", ["k:2"], wide)).toBe(0);
+    });
+
     test("keys are stored as keyed hashes, never the address", async () => {
       const db = await backend.open();
       await new LimitStore(db, key, manualClock()).reserve("b", ["mailbox:victim@example.test", "ip:203.0.113.9"], W);
