@@ -69,3 +69,27 @@ describe("the sessionful transport, patched", () => {
     await s.close();
   });
 });
+
+// The protocol marks the result responses it builds as valid without a zod parse (isBuiltResult in the
+// patched dist file). Its verdict may only ever say "valid" where the SDK's schema says so too: checked
+// here against that schema on generated results and ids, the function taken from the installed file.
+describe("isBuiltResult agrees with JSONRPCResultResponseSchema", () => {
+  test("on generated results and ids", async () => {
+    const { JSONRPCResultResponseSchema } = await import("@modelcontextprotocol/core/internal");
+    const dist = await Bun.file(require.resolve("@modelcontextprotocol/server").replace(/index\.c?js$/, "src-DdvbAHrR.mjs")).text();
+    const source = /function isBuiltResult\(result, id\) \{[\s\S]*?\n\}/.exec(dist)?.[0];
+    expect(source).toBeDefined();
+    const isBuiltResult = new Function(`${source}; return isBuiltResult;`)() as (result: unknown, id: unknown) => boolean;
+    const values: unknown[] = [undefined, null, 0, 1.5, -3, "", "x", true, [], [1], {}, { a: 1 }, new Date(0), Number.MAX_SAFE_INTEGER + 2, NaN];
+    const metas: unknown[] = [undefined, null, 1, "m", [], {}, { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } }, { "io.modelcontextprotocol/serverInfo": 5 }];
+    let fast = 0;
+    for (const result of [...values, ...metas.map((m) => ({ content: [], _meta: m })), ...metas.map((m) => ({ _meta: m }))]) {
+      for (const id of [...values, 7, "id-1", 2 ** 60]) {
+        if (!isBuiltResult(result, id)) continue;
+        fast++;
+        expect({ result, id, valid: JSONRPCResultResponseSchema.safeParse({ result, jsonrpc: "2.0", id }).success }).toEqual({ result, id, valid: true });
+      }
+    }
+    expect(fast).toBeGreaterThan(20);
+  });
+});
