@@ -59,7 +59,7 @@ export async function protectedResourceMetadata(baseUrl: string) {
 /**
  * `{base_url}/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1, path-aware): the well-known
  * path inserted ahead of the resource's path, as the SDK's getOAuthProtectedResourceMetadataUrl builds
- * it (test/oauth/metadata-url.test.ts compares the two); ours, because every 401 names it and the SDK
+ * it (test/oauth/without-sdk.test.ts compares the two); ours, because every 401 names it and the SDK
  * is not loaded at start.
  */
 export function resourceMetadataUrl(baseUrl: string): string {
