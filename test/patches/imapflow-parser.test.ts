@@ -1,0 +1,74 @@
+// imapflow's patched response parser (token-parser.js: runs of string, atom and digit characters copied
+// at once, ATOM-CHAR as a table, node types looked up, a synchronous tree walk) against the unpatched
+// one on generated response lines, well-formed and broken: the same trees and the same errors.
+// docs/performance.md "Patched dependencies".
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+
+import { forAll, runSeed } from "../support/seeded.ts";
+import { unpatchedCopy, type UnpatchedCopy } from "../support/unpatched.ts";
+import { imapLine, showLine, type ImapLine } from "./imap-lines.ts";
+import { difference, outcome } from "./outcome.ts";
+
+type Parse = (payload: Buffer | string, options?: { literals?: Buffer[] }) => Promise<unknown>;
+type Compile = (response: unknown, options?: { isLogging?: boolean }) => Promise<Buffer[]>;
+
+let copy: UnpatchedCopy;
+const parsers: Record<"unpatched" | "patched", Parse> = {} as never;
+const compilers: Record<"unpatched" | "patched", Compile> = {} as never;
+
+beforeAll(async () => {
+  copy = unpatchedCopy("imapflow");
+  for (const [side, dir] of [["unpatched", copy.dir], ["patched", copy.installedDir]] as const) {
+    parsers[side] = (await import(join(dir, "dist/esm/handler/imap-parser.js"))).default;
+    compilers[side] = (await import(join(dir, "dist/esm/handler/imap-compiler.js"))).default;
+  }
+});
+afterAll(() => copy?.remove());
+
+// ImapStream's literals are a queue the parser shifts: each side gets its own.
+const parse = (side: "unpatched" | "patched", line: ImapLine) =>
+  outcome(() => parsers[side](line.payload, line.literals ? { literals: [...line.literals] } : undefined));
+
+test("the copy is the unpatched parser, the installed one the patched", async () => {
+  const source = (dir: string) => Bun.file(join(dir, "dist/esm/handler/token-parser.js")).text();
+  expect(await source(copy.dir)).not.toContain("isAtomChar");
+  expect(await source(copy.installedDir)).toContain("isAtomChar");
+});
+
+test("same trees and same errors as the unpatched parser on generated response lines", async () => {
+  const seed = runSeed();
+  let parsed = 0;
+  await forAll({
+    name: "imapflow response parser",
+    count: 40_000,
+    generate: imapLine,
+    show: showLine,
+    async check(line) {
+      const unpatched = await parse("unpatched", line);
+      const differs = difference(unpatched, await parse("patched", line));
+      if (differs || !("value" in unpatched)) return differs;
+      parsed++;
+      // The patch skips compiling each response line for the log when nothing logs: that compile must
+      // never have been what failed a line (it would now be skipped), and still gives the same text.
+      const logLine = await outcome(() => compilers.unpatched(unpatched.value, { isLogging: true }));
+      if ("error" in logLine) return `the unpatched log compile threw: ${Bun.inspect(logLine)}`;
+      return difference(logLine, await outcome(() => compilers.patched(unpatched.value, { isLogging: true })));
+    },
+  }, seed);
+  // Both outcomes are exercised: the generator is not only producing errors (or only trees).
+  expect(parsed).toBeGreaterThan(10_000);
+  expect(parsed).toBeLessThan(35_000);
+});
+
+test("NIL is an atom of three letters in any case; no character upper-cases into more than one of them", () => {
+  // The patched parser checks an atom's length before upper-casing it: sound only if no one character
+  // becomes two or three of N, I, L (toUpperCase can lengthen a string: ß -> SS).
+  const growing: string[] = [];
+  for (let code = 0; code <= 0x10ffff; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const upper = String.fromCodePoint(code).toUpperCase();
+    if (upper.length > 1 && "NIL".includes(upper)) growing.push(upper);
+  }
+  expect(growing).toEqual([]);
+});
