@@ -1,0 +1,59 @@
+// imapflow's patched command compiler (imap-compiler.js: text kept as text and encoded once per run,
+// a synchronous walk) against the unpatched one on generated commands, with and without the logging
+// and literal options: the same bytes, split into the same parts, and the same errors.
+// docs/performance.md "Patched dependencies".
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+
+import { forAll } from "../support/seeded.ts";
+import { unpatchedCopy, type UnpatchedCopy } from "../support/unpatched.ts";
+import { compilerCase, type CompilerCase } from "./imap-commands.ts";
+import { difference, outcome } from "./outcome.ts";
+
+type Compile = (response: unknown, options?: CompilerCase["options"]) => Promise<Buffer[]>;
+
+let copy: UnpatchedCopy;
+let unpatched: Compile;
+let patched: Compile;
+
+beforeAll(async () => {
+  copy = unpatchedCopy("imapflow");
+  const load = async (dir: string) => (await import(join(dir, "dist/esm/handler/imap-compiler.js"))).default as Compile;
+  unpatched = await load(copy.dir);
+  patched = await load(copy.installedDir);
+});
+afterAll(() => copy?.remove());
+
+test("the same bytes and the same errors as the unpatched compiler on generated commands", async () => {
+  let compiled = 0;
+  let split = 0;
+  await forAll({
+    name: "imapflow command compiler",
+    count: 40_000,
+    generate: compilerCase,
+    async check({ response, options }) {
+      const before = await outcome(() => unpatched(response, options));
+      if ("value" in before) {
+        compiled++;
+        if ((before.value as Buffer[]).length > 1) split++;
+      }
+      return difference(before, await outcome(() => patched(response, options)));
+    },
+  });
+  // Both outcomes, and commands split at synchronizing literals, are exercised.
+  expect(compiled).toBeGreaterThan(10_000);
+  expect(compiled).toBeLessThan(38_000);
+  expect(split).toBeGreaterThan(400);
+});
+
+test("a command with a literal compiles to the same parts, a continuation apart", async () => {
+  // A plain reading of what the property checks, for a reader: APPEND with a synchronizing literal.
+  const append = {
+    tag: "A1",
+    command: "APPEND",
+    attributes: [{ type: "ATOM", value: "INBOX" }, [{ type: "ATOM", value: "\\Seen" }], { type: "LITERAL", value: "Subject: hi\r\n\r\nbody" }],
+  };
+  const parts = (await patched(append, { asArray: true })).map((p) => p.toString());
+  expect(parts).toEqual(["A1 APPEND INBOX (\\Seen) {19}\r\n", "Subject: hi\r\n\r\nbody"]);
+  expect(parts).toEqual((await unpatched(append, { asArray: true })).map((p) => p.toString()));
+});
