@@ -125,6 +125,8 @@ export function imapLine(rng: Rng): ImapLine {
 export function fetchLine(rng: Rng): ImapLine {
   const out = new LineWriter(false);
   out.write(`* ${rng.chance(0.95) ? rng.between(1, 5000) : number(rng)} FETCH (`);
+  // Most FETCH responses imapflow reads carry the UID (it asks for it): the message id is made of it.
+  if (rng.chance(0.6)) out.write(`UID ${rng.between(1, 99999)} `);
   const pairs = rng.between(1, 7);
   for (let i = 0; i < pairs; i++) {
     if (i > 0) out.write(" ");
