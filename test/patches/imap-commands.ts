@@ -41,7 +41,7 @@ function typedNode(rng: Rng, depth: number): unknown {
   switch (rng.int(9)) {
     case 0: case 1: return atomNode(rng, depth);
     case 2: return { type: rng.pick(["STRING", "string"]), value: rng.chance(0.8) ? text(rng) : rng.pick([bytes(rng), undefined, ""]), ...(rng.chance(0.1) ? { sensitive: true } : {}) };
-    case 3: return { type: "LITERAL", value: rng.chance(0.6) ? text(rng) : bytes(rng), ...(rng.chance(0.2) ? { isLiteral8: true } : {}), ...(rng.chance(0.05) ? { sensitive: true } : {}) };
+    case 3: return { type: "LITERAL", value: rng.chance(0.6) ? text(rng) : rng.chance(0.8) ? bytes(rng) : rng.pick([undefined, null, ""]), ...(rng.chance(0.2) ? { isLiteral8: true } : {}), ...(rng.chance(0.05) ? { sensitive: true } : {}) };
     case 4: return { type: "SEQUENCE", value: rng.chance(0.8) ? sequenceSet(rng) : rng.pick(["$", "", "1:a", 7, 0, Buffer.from("1:5"), "1\r\n"]) };
     case 5: return { type: "TEXT", value: rng.pick(["some text", "", "a\r\nb", "é [x] (y)"]) };
     case 6: return { type: "NUMBER", value: rng.pick([num(rng), "12", "1e3", "x"]) };
@@ -74,4 +74,13 @@ export function compilerCase(rng: Rng): CompilerCase {
     response,
     options: { asArray: rng.chance(0.5), isLogging: rng.chance(0.35), literalPlus: rng.chance(0.2), literalMinus: rng.chance(0.2) },
   };
+}
+
+/** Whether a tree holds a STRING or LITERAL node without a value (not marked sensitive). */
+export function hasValuelessText(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasValuelessText);
+  if (typeof node !== "object" || node === null || Buffer.isBuffer(node)) return false;
+  const { type, value, sensitive, section } = node as Record<string, unknown>;
+  if (typeof type === "string" && ["STRING", "LITERAL"].includes(type.toUpperCase()) && value == null && !sensitive) return true;
+  return Array.isArray(section) && section.some(hasValuelessText);
 }

@@ -44,6 +44,9 @@ function statusLine(rng: Rng, out: LineWriter): void {
   if (rng.chance(0.8)) out.write(` ${rng.pick(["Completed", "SELECT completed (0.001 + 0.000 secs).", "done [x] (y)", ""])}`);
 }
 
+const SOUP = ["(", ")", "[", "]", "{", "}", "<", ">", '"', "\\", "*", ":", ",", ".", "~", "%", " ", "0", "1", "9", "a",
+  "Z", "BODY", "body.peek", "NIL", "\\Seen", "é", "\r\n", "+", "{2}\r\n", "$"];
+
 /** The text of one line, before it is broken or encoded. */
 function lineText(rng: Rng, out: LineWriter): void {
   const w = rng.int(100);
@@ -83,6 +86,11 @@ function lineText(rng: Rng, out: LineWriter): void {
   } else if (w < 87) {
     const depth = rng.between(20, 30);
     out.write(`* ID ${"(".repeat(depth)}"x"${")".repeat(rng.chance(0.8) ? depth : depth - 1)}`);
+  } else if (w < 93) {
+    // Character soup after a plausible start: every transition of the tokenizer's state machine, at
+    // every position a fast path (a run of string, atom or digit characters) can start or stop.
+    out.write(rng.pick(["* 1 FETCH (", "* SEARCH ", "* OK [", "A1 NO ", "* 2 FETCH (BODY[", "* ESEARCH ALL ", "* X "]));
+    out.write(rng.text(SOUP, rng.between(1, 40)));
   } else {
     out.write(`${rng.pick(["*", "A1", "*", "+x", "a(b", "A1 UID"])} ${rng.pick([atom(rng), "UID FETCH", "FETCH", "X"])}`);
     for (let n = rng.int(5); n > 0; n--) {
