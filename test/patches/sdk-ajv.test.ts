@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 
-import { forAll, type Rng } from "../support/seeded.ts";
+import { forAll, PROPERTY_TIMEOUT, type Rng } from "../support/seeded.ts";
 import { unpatchedCopy, type UnpatchedCopy } from "../support/unpatched.ts";
 import { difference, outcome } from "./outcome.ts";
 
@@ -53,7 +53,7 @@ test("the same verdicts and error texts as the unpatched validator", async () =>
       return difference(await check("unpatched", schema, input), await check("patched", schema, input));
     },
   });
-});
+}, PROPERTY_TIMEOUT);
 
 test("the engine is built when a schema is first validated; the ajv getter and a caller's engine as before", () => {
   const validator = new validators.patched();

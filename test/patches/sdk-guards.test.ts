@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 
-import { forAll } from "../support/seeded.ts";
+import { forAll, PROPERTY_TIMEOUT } from "../support/seeded.ts";
 import { unpatchedCopy, type UnpatchedCopy } from "../support/unpatched.ts";
 import { jsonRpcValue, showValue } from "./jsonrpc-messages.ts";
 import { difference, outcome } from "./outcome.ts";
@@ -30,7 +30,7 @@ const answers = (guards: Guards, value: unknown) => outcome(() => GUARDS.map((na
 
 test("the same answer from every guard as the unpatched SDK on generated messages", async () => {
   const passed: number[] = GUARDS.map(() => 0);
-  await forAll({
+  const ran = await forAll({
     name: "MCP SDK JSON-RPC type guards",
     count: 30_000,
     generate: jsonRpcValue,
@@ -42,8 +42,10 @@ test("the same answer from every guard as the unpatched SDK on generated message
     },
   });
   // Each guard says yes as well as no: the generator reaches every kind of message.
-  expect(Object.fromEntries(GUARDS.map((name, i) => [name, passed[i]! > 500]))).toEqual(Object.fromEntries(GUARDS.map((name) => [name, true])));
-});
+  // (Each says yes to 2-16% of the values.)
+  const rare = GUARDS.filter((_, i) => passed[i]! / ran < 0.01);
+  expect(rare).toEqual([]);
+}, PROPERTY_TIMEOUT);
 
 test("a notification with an id for...in does not see is still left to the schema", () => {
   // What the property found in the first version of the patch (Object.hasOwn turned it away): the

@@ -1,8 +1,19 @@
 // Seeded generation for the property tests: every case draws from its own generator, derived from the
 // run's seed and the case's number, so a failure names both and replays alone. The seed is random per
-// run (each run tries new cases) unless PROPERTY_SEED sets it.
+// run (each run tries new cases) unless PROPERTY_SEED sets it. The fast loop (`bun run test:unit`) runs
+// a fifth of each property's cases; `bun run test` runs them all.
+import { UNIT_RUN_ENV } from "./unit-guard.ts";
 
 export const SEED_ENV = "PROPERTY_SEED";
+
+/** A property test's time limit: a few seconds on a quiet machine, several times that on a shared one
+ * (`bun test` run directly gives a test 5 s). */
+export const PROPERTY_TIMEOUT = 30_000;
+
+/** How many of a property's `count` cases this run tries: all, or a fifth in the fast loop. */
+export function caseCount(count: number): number {
+  return process.env[UNIT_RUN_ENV] === "1" ? Math.ceil(count / 5) : count;
+}
 
 /** The run's seed: PROPERTY_SEED when set, else a fresh random one. */
 export function runSeed(): number {
@@ -66,9 +77,13 @@ export type Property<T> = {
   show?: (input: T) => unknown;
 };
 
-/** Runs a property over `count` generated cases; the first failing case fails it with the seed to replay. */
+/**
+ * Runs a property over its generated cases (caseCount of them); the first failing case fails it with
+ * the seed to replay. Returns how many cases ran.
+ */
 export async function forAll<T>(property: Property<T>, seed = runSeed()): Promise<number> {
-  for (let i = 0; i < property.count; i++) {
+  const count = caseCount(property.count);
+  for (let i = 0; i < count; i++) {
     const input = property.generate(caseRng(seed, i));
     let differs: string | null;
     try {
@@ -83,5 +98,5 @@ export async function forAll<T>(property: Property<T>, seed = runSeed()): Promis
       );
     }
   }
-  return property.count;
+  return count;
 }
