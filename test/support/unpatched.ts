@@ -67,7 +67,7 @@ export function unpatchedCopy(name: string): UnpatchedCopy {
 function reverseApply(patch: string, dir: string, files: string[]): void {
   const run = Bun.spawnSync(["git", "apply", "-R", "--verbose", patch], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const said = `${run.stdout.toString()}${run.stderr.toString()}`;
-  if (run.exitCode !== 0) throw new Error(`${patch} does not reverse-apply to the installed package:\n${said}`);
+  if (run.exitCode !== 0) throw new Error(`${patch} does not reverse-apply to the installed package (bun install after changing it?):\n${said}`);
   // Inside another git work tree, git apply would skip the paths outside the current directory
   // without failing: every file must be reported applied.
   const missed = files.filter((f) => !said.includes(`Applied patch ${f} cleanly`));
