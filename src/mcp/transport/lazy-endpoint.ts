@@ -1,5 +1,5 @@
 // The MCP endpoint, built on the first /mcp request: its module graph (every tool with its schemas,
-// the mail layer behind them, the SDK's servers, transports and protocol schemas, ~20 MB) is not held
+// the mail layer behind them, the SDK with its servers, transports and protocol schemas) is not held
 // by a server that no client has called yet (docs/performance.md "Idle memory"). The runtime
 // (connections, sessions, limits, calls in flight) exists from the start: revocation reaches it whether
 // or not /mcp has run. The send gate's codecs load the SDK too, so the composition root may hand them
