@@ -27,8 +27,8 @@ export interface TxOptions {
   /**
    * false: the commit returns without waiting for the disk (SQLite `synchronous = NORMAL` for this
    * transaction, Postgres `synchronous_commit = off`): the database stays consistent, but a power cut
-   * (or an OS crash) may undo it, though not a crash of the server process. Only for writes whose loss
-   * is safe, argued where they are made; default true.
+   * or OS crash (SQLite; not a crash of this process), or a crash of the database server (Postgres),
+   * may undo it. Only for writes whose loss is safe, argued where they are made; default true.
    */
   durable?: boolean;
 }
