@@ -23,6 +23,16 @@ export interface Sql {
   unsafe(sql: string): Promise<unknown>;
 }
 
+export interface TxOptions {
+  /**
+   * false: the commit returns without waiting for the disk (SQLite `synchronous = NORMAL` for this
+   * transaction, Postgres `synchronous_commit = off`): the database stays consistent, but a power cut
+   * or OS crash (SQLite; not a crash of this process), or a crash of the database server (Postgres),
+   * may undo it. Only for writes whose loss is safe, argued where they are made; default true.
+   */
+  durable?: boolean;
+}
+
 /** How often a transaction Postgres aborted as a deadlock victim is tried in all. */
 const DEADLOCK_ATTEMPTS = 3;
 
@@ -61,10 +71,11 @@ export class Db {
    * transaction to end). SQLite's BEGIN IMMEDIATE takes the file's write lock at once, so another
    * process on the same file (a CLI verb) waits on busy_timeout instead of failing on upgrade.
    */
-  tx<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+  tx<T>(fn: (tx: Sql) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const b = this.backend;
-    if (b.dialect === "postgres") return this.pgTx(b.sql, fn);
-    return this.serial(() => b.lite.begin("IMMEDIATE", fn));
+    const durable = options.durable ?? true;
+    if (b.dialect === "postgres") return this.pgTx(b.sql, durable ? fn : withoutFlush(fn));
+    return this.serial(() => b.lite.begin("IMMEDIATE", fn, durable));
   }
 
   /**
@@ -110,6 +121,12 @@ export class Db {
   }
 }
 
+/** Postgres: SET LOCAL lasts until this transaction ends; the commit then does not wait for the WAL flush. */
+const withoutFlush = <T>(fn: (tx: Sql) => Promise<T>) => async (tx: Sql): Promise<T> => {
+  await tx`SET LOCAL synchronous_commit = off`;
+  return fn(tx);
+};
+
 export interface SqliteOptions {
   /**
    * SQLite's `synchronous` for this connection. The default (FULL) syncs the WAL on every commit
@@ -136,7 +153,7 @@ export function sqliteDb(path: string, options: SqliteOptions = {}): Db {
   if (path !== ":memory:") chmodSync(path, 0o600);
   lite.exec("PRAGMA busy_timeout = 5000");
   lite.exec("PRAGMA journal_mode = WAL");
-  if (options.synchronous === "NORMAL") lite.exec("PRAGMA synchronous = NORMAL");
+  if (options.synchronous === "NORMAL") lite.setSynchronous("NORMAL");
   lite.exec("PRAGMA foreign_keys = ON");
   // Overwrite deleted content so a revoked credential's bytes do not linger in free pages.
   lite.exec("PRAGMA secure_delete = ON");

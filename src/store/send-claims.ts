@@ -1,7 +1,9 @@
 // A send's bookkeeping in as few commits as it can take (docs/decisions.md "The send gate"): the
 // at-most-once claim and one event in each send-cap window in one transaction, all or nothing; the
 // outcome and the recipients delivered to in another. Each commit of the SQLite file is a disk sync
-// (several milliseconds on a busy disk): done one by one these were six per message.
+// (several milliseconds on a busy disk): done one by one these were six per message. Only the claim
+// needs its sync, before the message goes to SMTP; the outcome's commit does not wait for the disk
+// (settle): docs/performance.md "send_email" argues why losing it can never send a message twice.
 import type { Db } from "./db.ts";
 import type { LimitStore, Window } from "./limits.ts";
 import type { LedgerEntry, SendLedger } from "./send-ledger.ts";
@@ -69,12 +71,17 @@ export class SendClaims {
     });
   }
 
-  /** Sent: the outcome every retry gets, and the recipients now known, together. */
+  /**
+   * Sent: the outcome every retry gets, and the recipients now known, together; committed without
+   * waiting for the disk. A power cut may undo it and leave the synced claim "sending": a retry is then
+   * told the message may have gone and sends nothing (src/mcp/send-gate/earlier.ts), the caps still
+   * count it (taken with the claim), and a recipient not remembered is asked about again, never less.
+   */
   async settle<T>(grantId: string, digest: string, outcome: T, delivered: readonly string[]): Promise<void> {
     const sealed = await this.ledger.seal(grantId, digest, outcome);
     await this.db.tx(async (tx) => {
       await this.recipients.addIn(tx, grantId, delivered);
       await this.ledger.finishIn(tx, grantId, digest, sealed);
-    });
+    }, { durable: false });
   }
 }

@@ -32,6 +32,9 @@ export class SqliteConnection {
   /** Prepared statements of templates without a list value (their SQL depends on the strings alone). */
   private readonly prepared = new WeakMap<TemplateStringsArray, Prepared>();
 
+  /** This connection's `synchronous` (SQLite's default is FULL): a non-durable transaction lowers it for its commit. */
+  private synchronous: "FULL" | "NORMAL" = "FULL";
+
   constructor(readonly db: Database) {}
 
   static open(path: string): SqliteConnection {
@@ -59,6 +62,11 @@ export class SqliteConnection {
     return execute<T>(p, values.map(param));
   }
 
+  setSynchronous(mode: "FULL" | "NORMAL"): void {
+    this.db.run(`PRAGMA synchronous = ${mode}`);
+    this.synchronous = mode;
+  }
+
   /** Raw SQL (migrations, PRAGMAs with a computed value), several statements allowed. */
   exec(sql: string): void {
     this.db.run(sql);
@@ -66,17 +74,26 @@ export class SqliteConnection {
 
   /**
    * A transaction: BEGIN (IMMEDIATE takes the file's write lock at once), fn, COMMIT; ROLLBACK when
-   * fn throws. The caller (Db) makes sure nothing else runs on this connection meanwhile.
+   * fn throws. The caller (Db) makes sure nothing else runs on this connection meanwhile, so a
+   * non-durable one (`durable` false: Db.tx) can lower `synchronous` to NORMAL for its commit alone
+   * (in WAL mode NORMAL skips the commit's sync of the WAL; a later FULL commit syncs it with its own)
+   * and set it back before anything else runs here.
    */
-  async begin<T>(mode: "IMMEDIATE" | "DEFERRED", fn: (tx: Sql) => Promise<T>): Promise<T> {
-    this.db.run(`BEGIN ${mode}`);
+  async begin<T>(mode: "IMMEDIATE" | "DEFERRED", fn: (tx: Sql) => Promise<T>, durable = true): Promise<T> {
+    const lowered = !durable && this.synchronous === "FULL";
+    if (lowered) this.db.run("PRAGMA synchronous = NORMAL");
     try {
-      const out = await fn(this.asSql());
-      this.db.run("COMMIT");
-      return out;
-    } catch (err) {
-      if (this.db.inTransaction) this.db.run("ROLLBACK");
-      throw err;
+      this.db.run(`BEGIN ${mode}`);
+      try {
+        const out = await fn(this.asSql());
+        this.db.run("COMMIT");
+        return out;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.run("ROLLBACK");
+        throw err;
+      }
+    } finally {
+      if (lowered) this.db.run("PRAGMA synchronous = FULL");
     }
   }
 

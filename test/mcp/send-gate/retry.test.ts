@@ -78,6 +78,24 @@ describe("a retried request never sends a second copy", () => {
     expect(delivered(args.subject)).toBe(1);
   });
 
+  test("the outcome lost after the send (a power cut undid its commit, which does not wait for the disk): a retry sends nothing", async () => {
+    const args = { to: `stranger-${tag()}@example.net`, subject: `lost ${tag()}`, text: "once" };
+    // What the disk holds after such a cut: the claim (synced before SMTP), not the outcome.
+    const claims = srv.deps.store.sendClaims;
+    const settle = claims.settle;
+    claims.settle = async () => {};
+    try {
+      expect((await result(await post(args))).structuredContent).toMatchObject({ status: "sent", decision: "sent_directly" });
+    } finally {
+      claims.settle = settle;
+    }
+    srv.deps.clock.advance(SENDING_LEASE_MS); // the server came back after the cut
+    const r = await result(await post(args));
+    expect(r.isError).toBe(true);
+    expect(r.content[0]!.text).toContain("stopped before saying whether it went out");
+    expect(delivered(args.subject)).toBe(1);
+  });
+
   test("the same message after the 10-minute window is a new message", async () => {
     const args = { to: `stranger-${tag()}@example.net`, subject: `later ${tag()}`, text: "twice, ten minutes apart" };
     expect((await result(await post(args))).structuredContent).toMatchObject({ decision: "sent_directly" });
