@@ -1,7 +1,8 @@
 // get_email: one message as readable text. The IMAP work happens under the mailbox lock; parsing
 // the MIME tree (../mime/) and converting HTML (../content/html-text/, in a helper process) happen
-// after it is released, so a slow message never holds the token's connection.
-import type { ImapFlow, MessageStructureObject } from "imapflow";
+// after it is released, so a slow message never holds the token's connection. A small message read
+// before on this connection is kept (./message-cache.ts): reading it again fetches only its flags.
+import type { ImapFlow, MailboxObject, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
@@ -11,7 +12,9 @@ import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
 import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
-import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
+import { keepMessage, keptMessage, KEPT_MESSAGE_BYTES, type KeptMessage } from "./message-cache.ts";
+import { validityOf } from "./summary-cache.ts";
+import { FLAGS_QUERY, SUMMARY_QUERY, toSummary, withFlags, type Address, type Summary } from "./summary.ts";
 import { textPartOf, type TextPart } from "./text-part.ts";
 
 export type { AttachmentInfo };
@@ -54,20 +57,13 @@ interface Fetched {
   structure: MessageStructureObject | undefined;
   /** A large message's text part, fetched alone. */
   large: TextPart | null;
+  /** Read again from ./message-cache.ts (its attachment list too), or where to keep it: null when it cannot be kept. */
+  kept: KeptMessage | { path: string; validity: string } | null;
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
 export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
-  const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
-    const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
-    if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
-    // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
-    // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
-    // mail server").
-    const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
-    const large = whole ? null : await textPartOf(client, q.uid, msg.bodyStructure, TEXT_PART_LIMIT);
-    return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };
-  }, { readOnly: true, freshness: "verify" });
+  const f = await withMailbox(client, q.folder, (box) => fetchMessage(client, box, q.uid), { readOnly: true, freshness: "verify" });
   const parsed = await parseMessage(f.whole ? f.source : headerBlock(f.source));
   await breathe();
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
@@ -78,7 +74,12 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
   if (parsed.tooDeep) body.notes.push(TOO_DEEP);
   if (parsed.tooMany) body.notes.push(TOO_MANY);
   const { text, nextOffset } = window(body.text, q.maxChars, offset);
-  const listed = capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
+  const listed = f.kept && "source" in f.kept
+    ? { attachments: f.kept.attachments, omitted: f.kept.attachmentsOmitted }
+    : capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
+  if (f.kept && "path" in f.kept) {
+    keepMessage(client, f.kept.path, f.kept.validity, { fixed: f.summary, source: f.source, attachments: listed.attachments, attachmentsOmitted: listed.omitted });
+  }
   return {
     ...f.summary,
     in_reply_to: parsed.headers.inReplyTo(),
@@ -91,6 +92,30 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     attachments: listed.attachments,
     attachments_omitted: listed.omitted,
   };
+}
+
+/**
+ * The message, inside the locked, current folder. One read before (./message-cache.ts) needs only
+ * its current flags: a UID FETCH like the full one, so the same freshness rule applies, and a message
+ * expunged meanwhile is not found.
+ */
+async function fetchMessage(client: ImapFlow, box: MailboxObject, uid: number): Promise<Fetched> {
+  const validity = validityOf(client);
+  const kept = validity === null ? undefined : keptMessage(client, box.path, validity, uid);
+  if (kept) {
+    const msg = await fetchByUid(client, uid, FLAGS_QUERY);
+    if (!msg) throw await uidNotFound(client, box, uid);
+    return { summary: withFlags(kept.fixed, msg), source: kept.source, whole: true, structure: undefined, large: null, kept };
+  }
+  const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
+  if (!msg || !msg.source) throw await uidNotFound(client, box, uid);
+  // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
+  // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
+  // mail server").
+  const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
+  const large = whole ? null : await textPartOf(client, uid, msg.bodyStructure, TEXT_PART_LIMIT);
+  const keep = whole && validity !== null && msg.source.length <= KEPT_MESSAGE_BYTES ? { path: box.path, validity } : null;
+  return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large, kept: keep };
 }
 
 export const TOO_MANY = `Only the first ${MAX_PARTS} parts of this message were read.`;
