@@ -7,9 +7,13 @@ import type { ImapFlow } from "imapflow";
 import { KEPT_MESSAGE_BYTES, keepMessage, keptMessage, type KeptMessage } from "../../src/mail/read/message-cache.ts";
 
 const client = () => ({ mailbox: { uidValidity: 1n } }) as unknown as ImapFlow;
+/** A kept message whose body is `bytes` bytes as counted (2 per character). */
 const message = (uid: number, bytes: number): KeptMessage => ({
   fixed: { uid, folder: "INBOX", message_id: null, subject: `s${uid}`, from: null, to: [], cc: [], date: null, has_attachments: false, size: bytes },
-  source: Buffer.alloc(bytes, 65), attachments: [], attachmentsOmitted: 0,
+  read: {
+    inReplyTo: null, references: [], replyTo: [], segments: [{ kind: "text", text: "A".repeat(bytes / 2) }], notes: [], cut: false,
+    attachments: [], attachmentsOmitted: 0,
+  },
 });
 
 test("a kept message is found by folder, UIDVALIDITY and UID, on its own connection only", () => {
@@ -23,13 +27,13 @@ test("a kept message is found by folder, UIDVALIDITY and UID, on its own connect
 
 test("at most KEPT_MESSAGE_BYTES per connection: the least recently read go first, a larger message is not kept", () => {
   const c = client();
-  const quarter = KEPT_MESSAGE_BYTES / 4 - 100;
+  const quarter = KEPT_MESSAGE_BYTES / 4 - 400;
   for (let uid = 1; uid <= 4; uid++) keepMessage(c, "INBOX", "1", message(uid, quarter));
   expect(keptMessage(c, "INBOX", "1", 1)).toBeDefined(); // read again: now the most recent
   keepMessage(c, "INBOX", "1", message(5, quarter));
   expect(keptMessage(c, "INBOX", "1", 2)).toBeUndefined();
   for (const uid of [1, 3, 4, 5]) expect(keptMessage(c, "INBOX", "1", uid)).toBeDefined();
-  keepMessage(c, "INBOX", "1", message(6, KEPT_MESSAGE_BYTES + 1));
+  keepMessage(c, "INBOX", "1", message(6, KEPT_MESSAGE_BYTES + 2));
   expect(keptMessage(c, "INBOX", "1", 6)).toBeUndefined();
   expect(keptMessage(c, "INBOX", "1", 5)).toBeDefined(); // nothing was dropped for it
   // Kept again under the same key: counted once.
@@ -37,17 +41,19 @@ test("at most KEPT_MESSAGE_BYTES per connection: the least recently read go firs
   for (const uid of [1, 3, 4, 5]) expect(keptMessage(c, "INBOX", "1", uid)).toBeDefined();
 });
 
-test("what is kept is a copy: neither the source buffer nor a string cut out of a response line is shared", () => {
+test("what is kept is a copy: no string cut out of a response line or header block is shared", () => {
   const c = client();
   const m = message(1, 10);
   const line = `* 1 FETCH (BODYSTRUCTURE ("application" "pdf" ("name" "${"x".repeat(10_000)}.pdf")))`;
   const view = line.slice(40, 60);
   expect(isRope(view)).toBe(true);
-  keepMessage(c, "INBOX", "1", { ...m, fixed: { ...m.fixed, subject: view }, attachments: [{ part: "2", filename: view, content_type: "application/pdf", size: 1 }] });
-  m.source.fill(66);
+  keepMessage(c, "INBOX", "1", {
+    fixed: { ...m.fixed, subject: view },
+    read: { ...m.read, inReplyTo: view, segments: [{ kind: "html", html: view }], attachments: [{ part: "2", filename: view, content_type: "application/pdf", size: 1 }] },
+  });
   const kept = keptMessage(c, "INBOX", "1", 1)!;
-  expect(kept.source.toString()).toBe("A".repeat(10));
-  for (const text of [kept.fixed.subject, kept.attachments[0]!.filename!]) {
+  const segment = kept.read.segments[0]!;
+  for (const text of [kept.fixed.subject, kept.read.inReplyTo!, kept.read.attachments[0]!.filename!, segment.kind === "html" ? segment.html : ""]) {
     expect(text).toBe(view);
     expect(isRope(text)).toBe(false);
   }

@@ -3,23 +3,38 @@
 // reading it again (the next piece of a long body, the same message later in a conversation) needs
 // from the server only its current flags, `UID FETCH <uid> (UID FLAGS)`, a command under the same
 // freshness rules (docs/freshness.md): a message expunged meanwhile is reported missing as before.
-// The text is then rendered again from the kept source, so every argument (offset, max_chars,
-// format) reads exactly as on a first read. What is kept is bounded per connection
+// What is kept is what the source yields before any argument applies (its body parts as text or
+// HTML, threading headers, attachment list), so every offset, max_chars and format reads exactly
+// as on a first read, without parsing the MIME again. It is bounded per connection
 // (KEPT_MESSAGE_BYTES); the cache ends with its connection (a WeakMap on the client).
 import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "./attachment-list.ts";
+import type { Segment } from "../mime/body.ts";
+import type { Address } from "./summary.ts";
 import { detachedSummary, type FixedSummary } from "./summary-cache.ts";
 
-/** Source bytes kept per connection, least recently read first out; a larger message is not kept. */
+/** Bytes kept per connection (the body's characters at 2 bytes each), least recently read first out; a larger message is not kept. */
 export const KEPT_MESSAGE_BYTES = 64 * 1024;
+
+/** What a message's source yields, whatever part of the body is asked for (../read/message.ts). */
+export interface MessageRead {
+  inReplyTo: string | null;
+  references: string[];
+  replyTo: Address[];
+  /** The readable body parts, HTML not yet converted. */
+  segments: Segment[];
+  /** Notes on what could not be read (too deep, too many parts). */
+  notes: string[];
+  /** A cap cut the text (a large message's text part). */
+  cut: boolean;
+  /** The capped attachment list (the server's BODYSTRUCTURE and our parse, as on the first read). */
+  attachments: AttachmentInfo[];
+  attachmentsOmitted: number;
+}
 
 export interface KeptMessage {
   fixed: FixedSummary;
-  /** The whole message as the server sent it (a copy: never a view of imapflow's buffers). */
-  source: Buffer;
-  /** The capped attachment list (from the server's BODYSTRUCTURE and our parse, as on the first read). */
-  attachments: AttachmentInfo[];
-  attachmentsOmitted: number;
+  read: MessageRead;
 }
 
 interface Kept {
@@ -42,20 +57,21 @@ export function keptMessage(client: ImapFlow, path: string, uidValidity: string,
   return found.message;
 }
 
-/** Keeps a message read whole; one over KEPT_MESSAGE_BYTES is not kept. Older ones go to make room. */
+/** Keeps what a message yields; one over KEPT_MESSAGE_BYTES is not kept. Older ones go to make room. */
 export function keepMessage(client: ImapFlow, path: string, uidValidity: string, m: KeptMessage): void {
-  // The list's strings may be views of imapflow's response line (see ./summary-cache.ts detach):
-  // its JSON text, parsed, is an exact copy of its own.
-  const attachments = JSON.parse(JSON.stringify(m.attachments)) as AttachmentInfo[];
-  const bytes = m.source.length + JSON.stringify(attachments).length * 2;
+  const { segments, ...rest } = m.read;
+  const bytes = 2 * (segments.reduce((n, s) => n + (s.kind === "text" ? s.text.length : s.html.length), 0) + JSON.stringify(rest).length);
   if (bytes > KEPT_MESSAGE_BYTES) return;
   let cache = caches.get(client);
   if (!cache) caches.set(client, (cache = { entries: new Map(), bytes: 0 }));
   const key = keyOf(path, uidValidity, m.fixed.uid);
   forget(cache, key);
   while (cache.bytes + bytes > KEPT_MESSAGE_BYTES) forget(cache, cache.entries.keys().next().value!);
-  const message = { fixed: detachedSummary(m.fixed), source: Buffer.from(m.source), attachments, attachmentsOmitted: m.attachmentsOmitted };
-  cache.entries.set(key, { message, bytes });
+  // Header values, file names, an attached message's header lines may be views of a longer string
+  // (imapflow's response line, a header block: see ./summary-cache.ts detach) that would stay alive
+  // unaccounted; the JSON text, parsed, is an exact copy made of strings of their own.
+  const read = JSON.parse(JSON.stringify(m.read)) as MessageRead;
+  cache.entries.set(key, { message: { fixed: detachedSummary(m.fixed), read }, bytes });
   cache.bytes += bytes;
 }
 
