@@ -21,7 +21,7 @@
 import { testReaders } from "../test/support/content.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ImapFlow } from "imapflow";
-import { imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap/connect.ts";
+import { connectImap, imapOptions, DEFAULT_TIMEOUTS } from "../src/mail/imap/connect.ts";
 import { getEmail } from "../src/mail/read/message.ts";
 import { searchEmails } from "../src/mail/read/search.ts";
 import { recentEmails } from "../src/mail/read/recent.ts";
@@ -212,9 +212,10 @@ async function firstServerRows(account: MailAccount): Promise<void> {
     const idle = rssMb(server.pid);
     const url = `http://localhost:${server.port}/mcp`;
     const client = await connectClient(url, server.tokens[0]!);
-    const imap = new ImapFlow(imapOptions(account, DEFAULT_TIMEOUTS));
+    // Our own client, as the server's pool opens it (src/mail/imap/connect.ts): its view tracking is
+    // what lets a UID read skip the NOOP (docs/freshness.md); a bare ImapFlow would send one each call.
+    const imap = await connectImap(account, DEFAULT_TIMEOUTS, false);
     imap.on("error", () => {}); // an idle timeout during the later parts is not a failure of the bench
-    await imap.connect();
     const plain = await plainClient(account, MIX);
     console.log(`${ITERATIONS} iterations per figure after ${WARMUP} warm-up calls; times in ms`);
     const sessionId = (client.transport as { sessionId?: string }).sessionId!;
