@@ -52,6 +52,8 @@ test("what is kept is a copy: no string cut out of a response line or header blo
     read: { ...m.read, inReplyTo: view, segments: [{ kind: "html", html: view }], attachments: [{ part: "2", filename: view, content_type: "application/pdf", size: 1 }] },
   });
   const kept = keptMessage(c, "INBOX", "1", 1)!;
+  // A result shares what is kept: it is frozen all the way down, so no caller can change a later read.
+  expect([kept, kept.fixed, kept.read, kept.read.segments, kept.read.attachments[0]].every((o) => Object.isFrozen(o))).toBe(true);
   const segment = kept.read.segments[0]!;
   for (const text of [kept.fixed.subject, kept.read.inReplyTo!, kept.read.attachments[0]!.filename!, segment.kind === "html" ? segment.html : ""]) {
     expect(text).toBe(view);

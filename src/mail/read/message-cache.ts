@@ -70,8 +70,9 @@ export function keepMessage(client: ImapFlow, path: string, uidValidity: string,
   // Header values, file names, an attached message's header lines may be views of a longer string
   // (imapflow's response line, a header block: see ./summary-cache.ts detach) that would stay alive
   // unaccounted; the JSON text, parsed, is an exact copy made of strings of their own.
-  const read = JSON.parse(JSON.stringify(m.read)) as MessageRead;
-  cache.entries.set(key, { message: { fixed: detachedSummary(m.fixed), read }, bytes });
+  // Frozen: a result shares these arrays and objects, and nothing may change what later reads return.
+  const read = frozen(JSON.parse(JSON.stringify(m.read)) as MessageRead);
+  cache.entries.set(key, { message: frozen({ fixed: detachedSummary(m.fixed), read }), bytes });
   cache.bytes += bytes;
 }
 
@@ -80,4 +81,13 @@ function forget(cache: { entries: Map<string, Kept>; bytes: number }, key: strin
   if (!old) return;
   cache.entries.delete(key);
   cache.bytes -= old.bytes;
+}
+
+/** `value` and everything in it frozen (plain JSON-like data). */
+function frozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
 }
