@@ -16,8 +16,11 @@ const SESSIONS_PER_TOKEN = 10;
 const CALLERS_PER_TOKEN = 2;
 const CALLS = Number(process.env.BENCH_CPU_CALLS ?? 1000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 3);
-/** BENCH_CPU_PARTS=mix or =bare: only the read mix, or only list_providers (a profile of one of them); ERAS=2025 or 2026 likewise. */
-const PARTS = new Set((process.env.BENCH_CPU_PARTS ?? "mix,bare").split(","));
+/**
+ * BENCH_CPU_PARTS=mix, =bare or =writes: only the read mix, only list_providers, or only the reads-and-writes
+ * row (a profile of one of them); ERAS=2025 or 2026 likewise.
+ */
+const PARTS = new Set((process.env.BENCH_CPU_PARTS ?? "mix,bare,writes").split(","));
 const ERAS = new Set((process.env.BENCH_CPU_ERAS ?? "2025,2026").split(","));
 /** Callers at once (default all of them); BENCH_CALLGRIND runs want few, or calls queue past the pool's 60 s bound. */
 const LANES = Number(process.env.BENCH_CPU_LANES ?? TOKENS * CALLERS_PER_TOKEN);
@@ -123,6 +126,7 @@ export async function modernCallers(url: string, token: string): Promise<McpCall
  * records and drops: scripts/bench-smtp.ts), 2 writes in 7 calls. `account` must carry that SMTP server.
  */
 export async function mixedCpuRow(account: MailAccount, folder: string): Promise<void> {
+  if (!PARTS.has("writes")) return;
   let read = false;
   let sends = 0;
   const mix: Mix = [

@@ -29,7 +29,6 @@ import { systemClock } from "../src/clock.ts";
 import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
-import { buildSending } from "../src/mcp/send-gate/sending.ts";
 import { issueTestToken } from "../test/support/token.ts";
 import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
@@ -56,7 +55,7 @@ const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), sy
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const sending = buildSending(store, config.secretKey, config.sendLimits, systemClock);
+const sending = async () => (await import("../src/mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, systemClock);
 const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
 const providers = new OAuthProviders(config.oauth);
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });

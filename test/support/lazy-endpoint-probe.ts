@@ -6,7 +6,6 @@ import { manualClock } from "../../src/clock.ts";
 import { silentLogger } from "../../src/log.ts";
 import { accountUnsealer, McpRuntime } from "../../src/mcp/runtime.ts";
 import { lazyEndpoint } from "../../src/mcp/transport/lazy-endpoint.ts";
-import { buildSending } from "../../src/mcp/send-gate/sending.ts";
 import { memoryStore } from "../../src/store/store.ts";
 
 const tools = join(import.meta.dir, "..", "..", "src", "mcp", "tools", "index.ts");
@@ -14,7 +13,7 @@ const loaded = () => tools in require.cache;
 const clock = manualClock();
 const store = memoryStore(new Uint8Array(32), clock);
 const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, silentLogger);
-const sending = buildSending(store, new Uint8Array(32), { perHour: 30, perDay: 200 }, clock);
+const sending = async () => (await import("../../src/mcp/send-gate/sending.ts")).buildSending(store, new Uint8Array(32), { perHour: 30, perDay: 200 }, clock);
 const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: "0", clientId: "c", sending, baseUrl: "http://localhost" });
 const atStart = loaded();
 const request = new Request("http://localhost/mcp", { method: "POST", headers: { "mcp-session-id": "none" } });

@@ -16,23 +16,26 @@ export class BodyTimeout extends Error {
  * client that sends one byte every few seconds hold the request open for as long as it likes.
  */
 export async function readLimited(request: Request, limit: number, deadlineMs = Infinity): Promise<string | null> {
-  if (!request.body) return "";
+  // A declared length is exact (Bun answers 400 to a request that also sends Transfer-Encoding), so
+  // such a body is checked against the limit before it is read, and read in one go (~0.03 ms less
+  // per /mcp request); without touching `request.body`, which builds a stream object (~1% of a /mcp
+  // request's CPU). Chunked bodies are counted as they come (readBody).
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) return null;
+  if (declared === null && !request.body) return "";
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
     if (Number.isFinite(deadlineMs)) timer = setTimeout(() => reject(new BodyTimeout(deadlineMs)), deadlineMs);
   });
   try {
-    return await Promise.race([readBody(request, request.body, limit), expired]);
+    return await Promise.race([declared !== null ? request.text() : readBody(request.body!, limit), expired]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function readBody(request: Request, body: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
-  // A declared length is exact (Bun answers 400 to a request that also sends Transfer-Encoding), so
-  // such a body is read in one go (~0.03 ms less per /mcp request); chunked ones are counted below.
-  const declared = request.headers.get("content-length");
-  if (declared !== null) return Number(declared) <= limit ? request.text() : null;
+/** A body without a declared length (chunked): counted as it comes, given up past `limit`. */
+async function readBody(body: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -79,7 +79,7 @@ async function handleMcp(mcp: Mcp, request: Request, server: Srv): Promise<Respo
     const needed = missingScope(body, bearer.auth.scopes);
     if (needed) {
       return rpcError(403, -32000, `Forbidden: this access token lacks the ${needed} scope`, {
-        "www-authenticate": insufficientScopeChallenge(deps.config.baseUrl, needed),
+        "www-authenticate": await insufficientScopeChallenge(deps.config.baseUrl, needed),
       });
     }
   }

@@ -10,10 +10,22 @@ export type IconName = "mailbox" | "read" | "write";
 
 const SIZES = [64, 256] as const;
 
-/** The icon's PNGs as MCP lists them (absolute URLs on `baseUrl`, each with its size). */
+/**
+ * The icon's PNGs as MCP lists them (absolute URLs on `baseUrl`, each with its size). Built once per
+ * base URL and name, frozen: a 2026-07-28 request builds a server, with its tool's icons, each time.
+ */
 export function iconsFor(baseUrl: string, name: IconName): Icon[] {
-  return SIZES.map((size) => ({ src: `${baseUrl}/icons/${name}-${size}.png`, mimeType: "image/png", sizes: [`${size}x${size}`] }));
+  const key = `${name} ${baseUrl}`;
+  let icons = built.get(key);
+  if (!icons) {
+    icons = Object.freeze(SIZES.map((size) => Object.freeze({ src: `${baseUrl}/icons/${name}-${size}.png`, mimeType: "image/png", sizes: Object.freeze([`${size}x${size}`]) }))) as unknown as Icon[];
+    built.set(key, icons);
+  }
+  return icons;
 }
+
+/** One entry per base URL and name: a server has one base URL (tests a few). */
+const built = new Map<string, Icon[]>();
 
 const FILES = new Map(Object.entries(ICON_PNG_BASE64).map(([file, base64]) => [`${file}.png`, Buffer.from(base64, "base64") as Buffer<ArrayBuffer>]));
 

@@ -1,7 +1,8 @@
 // /mcp bodies as MCP sees them: errors in the JSON-RPC shape MCP clients expect, the nesting bound,
-// initialize detection, and how a finished SSE answer is sent (the HTTP reading with its limit and
-// deadline is src/http/body/mcp.ts).
-import { isInitializeRequest } from "@modelcontextprotocol/server";
+// and how a finished SSE answer is sent (the HTTP reading with its limit and deadline is
+// src/http/body/mcp.ts; initialize detection, which needs the SDK, is ./initialize.ts). Nothing here
+// loads the MCP SDK: the /mcp route uses this file, and an idle server holds no SDK
+// (docs/performance.md "Idle memory").
 
 /** A JSON-RPC error response with an HTTP status (the shape the SDK's transport uses too). */
 export function rpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
@@ -28,11 +29,6 @@ export function nestsDeeper(value: unknown, max: number): boolean {
     for (const child of Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
-}
-
-/** An initialize request, alone or in a batch (the transport rejects a batch with more). */
-export function isInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 }
 
 const OPENED = new TextEncoder().encode(": stream open\n\n");

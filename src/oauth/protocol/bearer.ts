@@ -5,7 +5,9 @@
 //   code, and the SDK's always says error="invalid_token" (docs/design.md §2 wants it only when a token was sent);
 // - the 403 for a missing scope keeps the JSON-RPC error body of every other /mcp refusal
 //   (docs/decisions.md) and takes only its WWW-Authenticate header from the SDK.
-import { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from "@modelcontextprotocol/server";
+// The SDK is loaded on the first /mcp request, not at start: an idle server holds none of it
+// (docs/performance.md "Idle memory"); once loaded, a request does not wait for it again.
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { GrantStore, TokenRecord } from "../../store/grants.ts";
 import { READ_WRITE_SCOPE, SCOPES } from "../../scopes.ts";
 import { resourceMetadataUrl } from "./metadata.ts";
@@ -33,19 +35,25 @@ function unauthenticated(baseUrl: string): Response {
 }
 
 /** The 401 for a token that was sent but is unknown, expired, revoked or malformed (the SDK's answer). */
-export function invalidToken(baseUrl: string): Response {
+export async function invalidToken(baseUrl: string): Promise<Response> {
+  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await sdk();
   return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, INVALID), {
     requiredScopes: SCOPES, resourceMetadataUrl: resourceMetadataUrl(baseUrl),
   });
 }
 
 /** The WWW-Authenticate value of the 403 for a valid token that lacks a scope (RFC 6750 §3.1, MCP scope challenge). */
-export function insufficientScopeChallenge(baseUrl: string, needed: string): string {
+export async function insufficientScopeChallenge(baseUrl: string, needed: string): Promise<string> {
+  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await sdk();
   const response = bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `This operation needs the ${needed} scope`), {
     requiredScopes: SCOPES, resourceMetadataUrl: resourceMetadataUrl(baseUrl),
   });
   return response.headers.get("www-authenticate")!;
 }
+
+type Sdk = typeof import("@modelcontextprotocol/server");
+let loaded: Sdk | undefined;
+const sdk = async (): Promise<Sdk> => loaded ?? (loaded = await import("@modelcontextprotocol/server"));
 
 // Our tokens are 64 lowercase hex characters; anything else is refused before the store is asked.
 const TOKEN = /^[0-9a-f]{64}$/;
@@ -57,6 +65,7 @@ interface StoreAuthInfo extends AuthInfo {
 /** One indexed store lookup per request, no cache: a token revoked on any instance is refused at once everywhere. */
 export async function checkBearer(grants: GrantStore, baseUrl: string, authorization: string | null): Promise<BearerResult> {
   if (!authorization) return { ok: false, response: unauthenticated(baseUrl) };
+  const { OAuthError, OAuthErrorCode, verifyBearerToken } = await sdk();
   const verifier = {
     async verifyAccessToken(token: string): Promise<StoreAuthInfo> {
       const record = TOKEN.test(token) ? await grants.findToken(token) : null;
@@ -74,6 +83,6 @@ export async function checkBearer(grants: GrantStore, baseUrl: string, authoriza
   } catch (err) {
     // One description for every refusal (malformed header, unknown, expired or revoked token).
     if (!(err instanceof OAuthError)) throw err;
-    return { ok: false, response: invalidToken(baseUrl) };
+    return { ok: false, response: await invalidToken(baseUrl) };
   }
 }

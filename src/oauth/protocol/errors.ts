@@ -1,7 +1,7 @@
 // OAuth errors in the RFC 6749 §5.2 format. Statuses where the spec is silent: docs/design.md §3.
 // Ours is OAuthProblem: the MCP SDK has an OAuthError class of its own (thrown by its auth helpers),
 // which fromSdkError turns into one of ours so it gets the same answer.
-import { OAuthError as SdkOAuthError } from "@modelcontextprotocol/server";
+import type { OAuthError as SdkOAuthError } from "@modelcontextprotocol/server";
 import { SCOPES } from "../../scopes.ts";
 
 export class OAuthProblem extends Error {
@@ -63,7 +63,21 @@ const BEARER_CHALLENGE = new Set(["invalid_token", "insufficient_scope"]);
  * (logged, answered with the generic 500: its message is not for the client).
  */
 export function fromSdkError(err: unknown): OAuthProblem | null {
-  if (!(err instanceof SdkOAuthError) || err.code === "server_error") return null;
+  if (!isSdkOAuthError(err) || err.code === "server_error") return null;
   const headers: Record<string, string> = BEARER_CHALLENGE.has(err.code) ? { "www-authenticate": `Bearer error="${err.code}"` } : {};
   return new OAuthProblem(err.code, err.message, SDK_STATUS[err.code] ?? 400, headers);
+}
+
+/**
+ * The SDK's OAuthError (or a subclass), told by the brand its constructor stamps on every instance:
+ * the SDK's own `instanceof` looks for that brand first, under a registered symbol shared by every copy
+ * of the SDK. Asked this way, the error mapping, which every route uses, does not load the SDK at start
+ * (docs/performance.md "Idle memory"); no SDK error exists before the SDK is loaded anyway.
+ */
+const ERROR_BRANDS = Symbol.for("mcp.sdk.errorBrands");
+
+export function isSdkOAuthError(err: unknown): err is SdkOAuthError {
+  if (!(err instanceof Error) || !Object.hasOwn(err, ERROR_BRANDS)) return false;
+  const brands = (err as unknown as Record<symbol, unknown>)[ERROR_BRANDS];
+  return brands instanceof Set && brands.has("mcp.OAuthError");
 }

@@ -1,7 +1,6 @@
 // Discovery documents: RFC 8414 server metadata with the contract's exact values (docs/contract.md §9), and RFC 9728
 // protected resource metadata so MCP clients find the authorization server from a 401 (built by
 // the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields docs/design.md §2 adds).
-import { buildOAuthProtectedResourceMetadata, getOAuthProtectedResourceMetadataUrl } from "@modelcontextprotocol/server";
 import { SCOPES } from "../../scopes.ts";
 
 /** What the metadata advertises beyond the contract's document (docs/design.md §2). */
@@ -39,7 +38,12 @@ export function resourceUrl(baseUrl: string): string {
   return `${baseUrl}/mcp`;
 }
 
-export function protectedResourceMetadata(baseUrl: string) {
+/**
+ * The protected resource document. Async: the SDK that builds it is loaded on the first request that
+ * asks (src/http/routes/discovery.ts), not at start (docs/performance.md "Idle memory").
+ */
+export async function protectedResourceMetadata(baseUrl: string) {
+  const { buildOAuthProtectedResourceMetadata } = await import("@modelcontextprotocol/server");
   const document = buildOAuthProtectedResourceMetadata({
     oauthMetadata: serverMetadata(baseUrl),
     resourceServerUrl: new URL(resourceUrl(baseUrl)),
@@ -52,9 +56,18 @@ export function protectedResourceMetadata(baseUrl: string) {
   return { ...document, bearer_methods_supported: ["header"] };
 }
 
-/** `{base_url}/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1, path-aware). */
+/**
+ * `{base_url}/.well-known/oauth-protected-resource/mcp` (RFC 9728 §3.1, path-aware): the well-known
+ * path inserted ahead of the resource's path, as the SDK's getOAuthProtectedResourceMetadataUrl builds
+ * it (test/oauth/without-sdk.test.ts compares the two); ours, because every 401 names it and the SDK
+ * is not loaded at start.
+ */
 export function resourceMetadataUrl(baseUrl: string): string {
-  return getOAuthProtectedResourceMetadataUrl(new URL(resourceUrl(baseUrl)));
+  const url = new URL(resourceUrl(baseUrl));
+  const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+  url.pathname = `/.well-known/oauth-protected-resource${path === "/" ? "" : path}`;
+  url.hash = "";
+  return url.href;
 }
 
 /** RFC 8707 `resource` values this server accepts: its MCP endpoint or its origin, trailing slash tolerated. */

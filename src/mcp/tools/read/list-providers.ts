@@ -4,6 +4,7 @@ import { PROVIDERS } from "../../../mail/providers/presets.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
+import type { OAuthProviderInfo } from "../../../mail/providers/oauth/provider.ts";
 
 const endpoint = z.object({
   host: z.string().nullable().describe("null for custom: the person enters it."),
@@ -35,13 +36,38 @@ export const listProviders = defineTool({
     annotations: { ...READ_ONLY, openWorldHint: false },
   },
   handler: async (_args, ctx) => {
-    const passwords = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) =>
-      ({ id, name, imap, smtp, app_password_url, notes, auth: "app_password" as const }));
-    // The sign-in providers first: where one is offered, it is the way to connect (docs/design.md §5).
-    const signIns = (ctx.signInProviders ?? []).map(({ id, label, imap, smtp, notes }) =>
-      ({ id, name: label, imap, smtp, app_password_url: null, notes, auth: "oauth" as const }));
-    const providers = [...signIns, ...passwords];
-    const text = providers.map((p) => `${p.id}: ${p.name}${p.imap.host ? ` (IMAP ${p.imap.host}:${p.imap.port})` : ""}. ${p.notes}`).join("\n");
+    const { providers, text } = listFor(ctx.signInProviders ?? NONE);
     return ok({ providers }, text);
   },
 });
+
+const NONE: readonly OAuthProviderInfo[] = [];
+
+type Listing = { providers: readonly Record<string, unknown>[]; text: string };
+
+/**
+ * The list and its text depend only on the presets and the server's sign-in providers (one array per
+ * endpoint), so they are built once per such array, not per call (docs/performance.md "The MCP floor":
+ * list_providers is the floor's tool). Frozen: every call hands out the same objects.
+ */
+const listings = new WeakMap<readonly OAuthProviderInfo[], Listing>();
+
+function listFor(signInProviders: readonly OAuthProviderInfo[]): Listing {
+  let listing = listings.get(signInProviders);
+  if (!listing) {
+    listing = build(signInProviders);
+    listings.set(signInProviders, listing);
+  }
+  return listing;
+}
+
+function build(signInProviders: readonly OAuthProviderInfo[]): Listing {
+  const passwords = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) =>
+    ({ id, name, imap, smtp, app_password_url, notes, auth: "app_password" as const }));
+  // The sign-in providers first: where one is offered, it is the way to connect (docs/design.md §5).
+  const signIns = signInProviders.map(({ id, label, imap, smtp, notes }) =>
+    ({ id, name: label, imap, smtp, app_password_url: null, notes, auth: "oauth" as const }));
+  const providers = [...signIns, ...passwords];
+  const text = providers.map((p) => `${p.id}: ${p.name}${p.imap.host ? ` (IMAP ${p.imap.host}:${p.imap.port})` : ""}. ${p.notes}`).join("\n");
+  return { providers: Object.freeze(providers.map((p) => Object.freeze(p))), text };
+}
