@@ -3,6 +3,13 @@
 // what other clients changed). Nothing of ours runs here: no freshness logic, no summaries, no MIME
 // parsing, no fences; only imapflow (the same, patched, copy the server uses) and the mail server.
 // The rows' "direct" column calls our own mail functions instead, and so measures only the MCP layer.
+// Is it a fair floor for get_email? A script that wants only a message's text needs BODY.PEEK[] (and
+// FLAGS); on this machine that is ~15-25% faster than the floor's FETCH. Our tool's first read of a
+// message must also fetch ENVELOPE, BODYSTRUCTURE, RFC822.SIZE and INTERNALDATE: its summary fields are
+// the server's, as every listing shows them, and its attachment list carries the server's part
+// numbers, which get_attachment fetches by. So the floor fetches what our first read fetches. A
+// re-read of a message our connection has kept (src/mail/read/message-cache.ts) asks the server for
+// its flags alone; the floor still fetches the whole message, as a script without such a cache must.
 import { ImapFlow, type FetchMessageObject, type FetchQueryObject } from "imapflow";
 import type { MailAccount } from "../src/mail/account.ts";
 

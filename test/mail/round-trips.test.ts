@@ -99,6 +99,25 @@ test("a page whose messages were summarized before: only their flags are fetched
   expect(sent.map((c) => c.replace(/ [\d,:]+ /, " N "))).toEqual([expect.stringMatching(/^UID SEARCH/), "UID FETCH N (UID FLAGS)"]);
 });
 
+test("a message read before: only its flags are fetched, every piece reads as on a first read, and others' changes show", async () => {
+  const read = (uid: number, offset = 0, maxChars = 100) => getEmail(client, { folder: FOLDER, uid, maxChars, offset }, testReaders());
+  const first = await read(7);
+  const second = await read(7, 30, 40); // a later piece of the body: rendered from the kept source
+  sent = [];
+  expect(await read(7)).toEqual(first);
+  expect(sent).toEqual(["UID FETCH 7 (UID FLAGS)"]);
+  expect(second.body_text).toBe(first.body_text.slice(30, 70));
+  // Another client flags it, then expunges it: the re-read shows the flag, then says it is gone.
+  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
+  await other.connect();
+  await other.mailboxOpen(FOLDER);
+  await other.messageFlagsAdd("7", ["\\Flagged"], { uid: true });
+  expect(await read(7)).toEqual({ ...first, flagged: true });
+  await other.messageDelete("7", { uid: true });
+  await other.logout();
+  expect(String(((await read(7).catch((e: Error) => e)) as Error).message)).toMatch(/no message with UID 7|not found|does not exist/i);
+});
+
 test("a write on a folder selected read-write by an earlier write: NOOP first", async () => {
   await markRead(client, FOLDER, [1]); // SELECT (read-write): fresh by itself
   expect(await commands(() => markRead(client, FOLDER, [2]))).toEqual(["NOOP", "UID SEARCH", "UID STORE"]);

@@ -1,7 +1,8 @@
 // get_email: one message as readable text. The IMAP work happens under the mailbox lock; parsing
 // the MIME tree (../mime/) and converting HTML (../content/html-text/, in a helper process) happen
-// after it is released, so a slow message never holds the token's connection.
-import type { ImapFlow, MessageStructureObject } from "imapflow";
+// after it is released, so a slow message never holds the token's connection. A small message read
+// before on this connection is kept, parsed (./message-cache.ts): reading it again fetches only its flags.
+import type { ImapFlow, MailboxObject, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
@@ -11,7 +12,9 @@ import { uidNotFound } from "../imap/uids.ts";
 import { bodySegments, type Segment } from "../mime/body.ts";
 import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
-import { SUMMARY_QUERY, toSummary, type Address, type Summary } from "./summary.ts";
+import { keepMessage, keptMessage, KEPT_MESSAGE_BYTES, type MessageRead } from "./message-cache.ts";
+import { validityOf } from "./summary-cache.ts";
+import { FLAGS_QUERY, SUMMARY_QUERY, toSummary, withFlags, type Address, type Summary } from "./summary.ts";
 import { textPartOf, type TextPart } from "./text-part.ts";
 
 export type { AttachmentInfo };
@@ -49,49 +52,83 @@ const TEXT_PART_LIMIT = 2 * 1024 * 1024;
 
 interface Fetched {
   summary: Summary;
+  /** What the message yields, when it was kept from an earlier read (./message-cache.ts). */
+  kept: MessageRead | null;
+  /** Otherwise what came: the source (whole, or its first WHOLE_MESSAGE_LIMIT bytes) and structure. */
   source: Buffer;
   whole: boolean;
   structure: MessageStructureObject | undefined;
   /** A large message's text part, fetched alone. */
   large: TextPart | null;
+  /** Where to keep what it yields (a whole message small enough), else null. */
+  keep: { path: string; validity: string } | null;
 }
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
 export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
-  const f = await withMailbox(client, q.folder, async (box): Promise<Fetched> => {
-    const msg = await fetchByUid(client, q.uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
-    if (!msg || !msg.source) throw await uidNotFound(client, box, q.uid);
-    // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
-    // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
-    // mail server").
-    const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
-    const large = whole ? null : await textPartOf(client, q.uid, msg.bodyStructure, TEXT_PART_LIMIT);
-    return { summary: toSummary(msg, box.path), source: msg.source, whole, structure: msg.bodyStructure, large };
-  }, { readOnly: true, freshness: "verify" });
+  const f = await withMailbox(client, q.folder, (box) => fetchMessage(client, box, q.uid), { readOnly: true, freshness: "verify" });
+  const read = f.kept ?? await readSource(f);
+  if (f.keep) keepMessage(client, f.keep.path, f.keep.validity, { fixed: f.summary, read });
+  const offset = q.offset ?? 0;
+  const body = await readable(read.segments, offset + q.maxChars, readers, q.format);
+  body.notes.push(...read.notes);
+  const { text, nextOffset } = window(body.text, q.maxChars, offset);
+  return {
+    ...f.summary,
+    in_reply_to: read.inReplyTo,
+    references: read.references,
+    reply_to: read.replyTo,
+    body_text: text,
+    truncated: nextOffset !== null || read.cut,
+    next_offset: nextOffset,
+    body_note: body.notes.join(" ") || null,
+    attachments: read.attachments,
+    attachments_omitted: read.attachmentsOmitted,
+  };
+}
+
+/** What a message yields whatever part of its body is asked for: parsed once per read, or kept. */
+async function readSource(f: Fetched): Promise<MessageRead> {
   const parsed = await parseMessage(f.whole ? f.source : headerBlock(f.source));
   await breathe();
   const segments = f.large ? [f.large.segment] : f.whole ? bodySegments(parsed) : [];
   await breathe();
-  const offset = q.offset ?? 0;
-  const body = await readable(segments, offset + q.maxChars, readers, q.format);
-  if (!f.structure && !f.whole) body.notes.push(UNREADABLE_LARGE);
-  if (parsed.tooDeep) body.notes.push(TOO_DEEP);
-  if (parsed.tooMany) body.notes.push(TOO_MANY);
-  const { text, nextOffset } = window(body.text, q.maxChars, offset);
+  const notes: string[] = [];
+  if (!f.structure && !f.whole) notes.push(UNREADABLE_LARGE);
+  if (parsed.tooDeep) notes.push(TOO_DEEP);
+  if (parsed.tooMany) notes.push(TOO_MANY);
   const listed = capAttachments(attachmentsOf(f.structure, f.whole ? parsed : null));
   return {
-    ...f.summary,
-    in_reply_to: parsed.headers.inReplyTo(),
-    references: parsed.headers.references(),
-    reply_to: parsed.headers.addresses("reply-to"),
-    body_text: text,
-    truncated: nextOffset !== null || (f.large?.cut ?? false),
-    next_offset: nextOffset,
-    body_note: body.notes.join(" ") || null,
-    attachments: listed.attachments,
-    attachments_omitted: listed.omitted,
+    inReplyTo: parsed.headers.inReplyTo(), references: parsed.headers.references(), replyTo: parsed.headers.addresses("reply-to"),
+    segments, notes, cut: f.large?.cut ?? false, attachments: listed.attachments, attachmentsOmitted: listed.omitted,
   };
 }
+
+/**
+ * The message, inside the locked, current folder. One read before (./message-cache.ts) needs only
+ * its current flags: a UID FETCH like the full one, so the same freshness rule applies, and a message
+ * expunged meanwhile is not found.
+ */
+async function fetchMessage(client: ImapFlow, box: MailboxObject, uid: number): Promise<Fetched> {
+  const validity = validityOf(client);
+  const kept = validity === null ? undefined : keptMessage(client, box.path, validity, uid);
+  if (kept) {
+    const msg = await fetchByUid(client, uid, FLAGS_QUERY);
+    if (!msg) throw await uidNotFound(client, box, uid);
+    return { summary: withFlags(kept.fixed, msg), kept: kept.read, source: EMPTY, whole: true, structure: undefined, large: null, keep: null };
+  }
+  const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, source: { maxLength: WHOLE_MESSAGE_LIMIT } });
+  if (!msg || !msg.source) throw await uidNotFound(client, box, uid);
+  // Whole when fewer bytes came than were asked for: what arrived decides, not the server's
+  // RFC822.SIZE, which a hostile server can understate or overstate (docs/decisions.md "A hostile
+  // mail server").
+  const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
+  const large = whole ? null : await textPartOf(client, uid, msg.bodyStructure, TEXT_PART_LIMIT);
+  const keep = whole && validity !== null && msg.source.length <= KEPT_MESSAGE_BYTES ? { path: box.path, validity } : null;
+  return { summary: toSummary(msg, box.path), kept: null, source: msg.source, whole, structure: msg.bodyStructure, large, keep };
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export const TOO_MANY = `Only the first ${MAX_PARTS} parts of this message were read.`;
 export const TOO_DEEP = `Parts nested more than ${MAX_NESTING} levels deep are left out (no mail program nests so deep).`;

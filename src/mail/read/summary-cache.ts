@@ -50,15 +50,20 @@ function detach(s: string): string {
 
 const detachAddress = (a: Address): Address => ({ name: a.name === null ? null : detach(a.name), address: a.address === null ? null : detach(a.address) });
 
-export function rememberSummary(client: ImapFlow, path: string, uidValidity: string, summary: FixedSummary): void {
-  let cache = caches.get(client);
-  if (!cache) caches.set(client, (cache = new Map()));
-  const key = keyOf(path, uidValidity, summary.uid);
-  const fixed: FixedSummary = {
+/** A copy of `summary` whose strings are all its own (see detach). */
+export function detachedSummary(summary: FixedSummary): FixedSummary {
+  return {
     uid: summary.uid, folder: summary.folder, message_id: summary.message_id === null ? null : detach(summary.message_id),
     subject: detach(summary.subject), from: summary.from && detachAddress(summary.from), to: summary.to.map(detachAddress),
     cc: summary.cc.map(detachAddress), date: summary.date, has_attachments: summary.has_attachments, size: summary.size,
   };
+}
+
+export function rememberSummary(client: ImapFlow, path: string, uidValidity: string, summary: FixedSummary): void {
+  let cache = caches.get(client);
+  if (!cache) caches.set(client, (cache = new Map()));
+  const key = keyOf(path, uidValidity, summary.uid);
+  const fixed = detachedSummary(summary);
   cache.delete(key);
   cache.set(key, fixed);
   if (cache.size > KEPT_PER_CONNECTION) cache.delete(cache.keys().next().value!);
