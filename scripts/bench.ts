@@ -1,14 +1,18 @@
 // `bun run bench`: seeds a private Dovecot (the test harness), runs the server in a child process
 // (scripts/bench-server.ts) and prints, from one run:
-//   - p50/p95 of each tool row through MCP vs the same IMAP work done directly on one warm imapflow
-//     connection, and the MCP/direct ratio (target <= 1.3 at p50). MCP is measured three times: with a
+//   - p50/p95 of each tool row through MCP vs our own mail function on one warm connection of our own
+//     client, as the server's pool opens it (MCP/direct: the whole MCP layer), and vs a plain imapflow
+//     client doing the same IMAP commands with a NOOP first (scripts/bench-plain.ts; MCP/plain, target
+//     <= 1.3 at p50: what a person's own script would cost). MCP is measured three times: with a
 //     minimal JSON-RPC-over-fetch client in each protocol era (2025-11-25 on a session, 2026-07-28
 //     without one: the server's own cost) and with the official SDK client on a session (adds the
 //     client's work, e.g. validating structuredContent against outputSchema);
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
-//   - the server's RSS idle and with 50 open sessions (target idle <= 80 MB);
+//   - the server's RSS idle and with 50 open sessions (target idle <= 60 MB);
+//   - send_email and move_email through MCP vs the same work done directly (target <= 1.3 at p50);
 //   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
-//   - the server's CPU time per call under a mixed load of 100 sessions (scripts/bench-cpu.ts).
+//   - the server's CPU time per call under a mixed load of 100 sessions, reads alone and with writes (scripts/bench-cpu.ts).
+//   - 1,000 mailboxes on one instance: p95 against 10, memory per open connection, the pool's cap (scripts/bench-many.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
 //   - a signed-in mailbox: a call that renews the provider's access token vs one that does not (scripts/bench-signin.ts).
 //   - get_attachment on a 1-page and a 50-page PDF: p50/p95, peak RSS of the server and of its helpers (scripts/bench-pdf.ts).
@@ -126,10 +130,16 @@ const cell = (t: Timing, width = 16) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(wid
 const ratioTo = (base: Timing) => (t: Timing) => (t.p50 / base.p50).toFixed(2).padStart(5);
 
 /** One printed row: direct, then the three MCP callers with their ratios to direct; the verdict is on both raw eras. */
-function printRow(name: string, [direct, raw, modern, sdk]: Timing[]): void {
+/**
+ * A row against direct. The write rows have the target (<= 1.3 at p50); a read row's direct call is our
+ * mail function on a warm cached connection (often one UID FETCH of flags), so its ratio is the whole
+ * MCP layer's cost, shown without a verdict: the read rows' target is against the plain floor below.
+ */
+function printRow(name: string, [direct, raw, modern, sdk]: Timing[], target = true): void {
   const ratio = ratioTo(direct!);
   const ok = raw!.p50 / direct!.p50 <= 1.3 && modern!.p50 / direct!.p50 <= 1.3;
-  console.log(`${name.padEnd(22)} ${cell(direct!, 13)} ${cell(raw!)} ${ratio(raw!)} ${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${verdict(ok)}`);
+  const judged = target ? verdict(ok) : "(the MCP layer)";
+  console.log(`${name.padEnd(22)} ${cell(direct!, 13)} ${cell(raw!)} ${ratio(raw!)} ${cell(modern!)} ${ratio(modern!)} ${cell(sdk!)} ${ratio(sdk!)}  ${judged}`);
 }
 
 /** The same row against the plain-imapflow floor; the verdict is on the SDK client (issue 25: <= 1.3). */
@@ -148,7 +158,7 @@ async function toolRows(callers: Callers, imap: ImapFlow, plain: PlainRows): Pro
     timed.push([row.name, await timeTogether(fns)]);
   }
   console.log(`\n${header("row")}`);
-  for (const [name, [, direct, raw, modern, sdk]] of timed) printRow(name, [direct!, raw!, modern!, sdk!]);
+  for (const [name, [, direct, raw, modern, sdk]] of timed) printRow(name, [direct!, raw!, modern!, sdk!], false);
   console.log(`\nagainst a plain imapflow client doing the same IMAP commands with a NOOP first (scripts/bench-plain.ts):`);
   console.log(header("row", "plain"));
   for (const [name, [plain, , raw, modern, sdk]] of timed) printFloorRow(name, [plain!, raw!, modern!, sdk!]);
@@ -199,7 +209,7 @@ async function memory(server: ServerProc, url: string, idle: number): Promise<vo
   }
   await Bun.sleep(500);
   const after = rssMb(server.pid);
-  console.log(`\nserver RSS: idle ${idle.toFixed(1)} MB  ${verdict(idle <= 80)}; after the timing runs ${before.toFixed(1)} MB; ` +
+  console.log(`\nserver RSS: idle ${idle.toFixed(1)} MB  ${verdict(idle <= 60)}; after the timing runs ${before.toFixed(1)} MB; ` +
     `with 50 more open sessions ${after.toFixed(1)} MB (+${((after - before) / 50).toFixed(2)} MB per session)`);
   await Promise.all(clients.map((c) => c.close()));
 }
