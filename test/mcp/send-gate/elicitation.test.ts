@@ -6,36 +6,21 @@
 //     the question and a signed requestState, the client asks, then retries with the answer.
 // The SMTP receiver gets exactly the messages accepted; a known recipient is not asked at all; a
 // recipient the grant has delivered to before is known from then on.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, type CallToolResult } from "@modelcontextprotocol/client";
-import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
 import type { SendPolicy } from "../../../src/send-policy.ts";
-import { findBySubject, loginImap } from "../../support/imap.ts";
-import { getHarness, type Harness } from "../../support/harness.ts";
-import { call, startTestServer, textOf, type TestServer } from "../../support/mcp-client.ts";
+import { findBySubject } from "../../support/imap.ts";
+import { call, textOf } from "../../support/mcp-client.ts";
 import { MODERN } from "../../support/mcp-client-v2.ts";
-import { issueTestGrant, testAccount } from "../../support/token.ts";
+import { issueTestGrant } from "../../support/token.ts";
+import { aliceServer } from "../../support/alice-server.ts";
 
-let h: Harness;
-let srv: TestServer;
-let imap: ImapFlow;
-const open: Array<{ close(): Promise<void> }> = [];
+const fx = aliceServer();
 const tag = () => randomBytes(4).toString("hex");
-
-beforeAll(async () => {
-  h = await getHarness();
-  srv = await startTestServer();
-  imap = await loginImap(h.dovecot, h.dovecot.users.alice);
-}, 30_000);
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => {})));
-  await imap.logout();
-  await srv.stop();
-});
 
 type Answer = ElicitResult | ((req: ElicitRequest["params"]) => ElicitResult);
 
@@ -50,16 +35,16 @@ function person(answer: Answer) {
 }
 
 async function token(policy: SendPolicy = "new_recipients"): Promise<string> {
-  const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, policy)).token;
+  const account = fx.account();
+  return (await issueTestGrant(fx.srv.deps, account, "email:read email:write", undefined, policy)).token;
 }
 
 async function v1(answer: Answer, policy?: SendPolicy) {
   const p = person(answer);
   const client = new Client({ name: "elicit-v1", version: "0" }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, p.handler as never);
-  await client.connect(new StreamableHTTPClientTransport(new URL(srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${await token(policy)}` } } }));
-  open.push(client);
+  await client.connect(new StreamableHTTPClientTransport(new URL(fx.srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${await token(policy)}` } } }));
+  fx.open.push(client);
   return { client, asked: p.asked, send: (args: Record<string, unknown>) => call(client, "send_email", args) };
 }
 
@@ -67,12 +52,12 @@ async function v2(answer: Answer, policy?: SendPolicy) {
   const p = person(answer);
   const client = new ClientV2({ name: "elicit-v2", version: "0" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler("elicitation/create", p.handler as never);
-  await client.connect(new TransportV2(new URL(srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${await token(policy)}` } } }));
-  open.push(client);
+  await client.connect(new TransportV2(new URL(fx.srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${await token(policy)}` } } }));
+  fx.open.push(client);
   return { client, asked: p.asked, send: async (args: Record<string, unknown>) => (await client.callTool({ name: "send_email", arguments: args })) as CallToolResult };
 }
 
-const delivered = (subject: string) => h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject));
+const delivered = (subject: string) => fx.h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject));
 const SEND: ElicitResult = { action: "accept", content: { decision: "send" } };
 
 for (const [era, connect] of [["v1 client, 2025-11-25 session (elicitation/create)", v1], [`v2 client, ${MODERN} (input_required)`, v2]] as const) {
@@ -82,15 +67,15 @@ for (const [era, connect] of [["v1 client, 2025-11-25 session (elicitation/creat
       const stranger = `stranger-${tag()}@example.net`;
       const subject = `accepted ${tag()}`;
       const res = await c.send({
-        to: [`Stranger <${stranger}>`, h.dovecot.users.alice.email], subject, text: "First line.\nSecond line.",
+        to: [`Stranger <${stranger}>`, fx.h.dovecot.users.alice.email], subject, text: "First line.\nSecond line.",
         attachments: [{ filename: "plan.txt", content_base64: Buffer.from("the plan").toString("base64") }],
       });
-      expect(res.structuredContent).toMatchObject({ status: "sent", decision: "confirmed", accepted: [stranger, h.dovecot.users.alice.email], saved_to: "Sent" });
+      expect(res.structuredContent).toMatchObject({ status: "sent", decision: "confirmed", accepted: [stranger, fx.h.dovecot.users.alice.email], saved_to: "Sent" });
       expect(textOf(res)).toContain("Sent after the person confirmed it");
       expect(c.asked).toHaveLength(1);
       const q = c.asked[0]!;
       expect(q.mode ?? "form").toBe("form");
-      expect(q.message).toContain(`To: Stranger <${stranger}> (NEW: never written to before), ${h.dovecot.users.alice.email}\n`);
+      expect(q.message).toContain(`To: Stranger <${stranger}> (NEW: never written to before), ${fx.h.dovecot.users.alice.email}\n`);
       expect(q.message).toContain(`Subject: ${subject}`);
       expect(q.message).toContain("Attachments: plan.txt (1 KB)");
       expect(q.message).toContain("First line.\nSecond line.");
@@ -113,14 +98,14 @@ for (const [era, connect] of [["v1 client, 2025-11-25 session (elicitation/creat
         expect(r.reason).toContain("the person chose to keep it as a draft");
         expect(c.asked).toHaveLength(1);
         expect(delivered(subject)).toHaveLength(0);
-        expect((await findBySubject(imap, "Drafts", subject)).map((m) => m.uid)).toEqual([r.draft.uid]);
+        expect((await findBySubject(fx.imap, "Drafts", subject)).map((m) => m.uid)).toEqual([r.draft.uid]);
       });
     }
 
     test("a known recipient under 'ask for new recipients' is not asked", async () => {
       const c = await connect(() => { throw new Error("must not be asked"); });
       const subject = `not asked ${tag()}`;
-      const res = await c.send({ to: h.dovecot.users.alice.email, subject, text: "x" });
+      const res = await c.send({ to: fx.h.dovecot.users.alice.email, subject, text: "x" });
       expect(res.structuredContent).toMatchObject({ status: "sent", decision: "sent_directly" });
       expect(c.asked).toHaveLength(0);
     });
@@ -128,7 +113,7 @@ for (const [era, connect] of [["v1 client, 2025-11-25 session (elicitation/creat
     test("'always': asked even for a known recipient", async () => {
       const c = await connect(SEND, "always");
       const subject = `always asked ${tag()}`;
-      const res = await c.send({ to: h.dovecot.users.alice.email, subject, text: "x" });
+      const res = await c.send({ to: fx.h.dovecot.users.alice.email, subject, text: "x" });
       expect(res.structuredContent).toMatchObject({ status: "sent", decision: "confirmed" });
       expect(c.asked).toHaveLength(1);
       expect(delivered(subject)).toHaveLength(1);

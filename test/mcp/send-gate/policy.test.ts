@@ -5,48 +5,33 @@
 // does not count) and holds a first message to a stranger as a draft, with words for the model;
 // "always" holds even that; dry_run says all this without doing it; the activity log records each
 // decision.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
 import type { SendPolicy } from "../../../src/send-policy.ts";
-import { findBySubject, loginImap } from "../../support/imap.ts";
-import { getHarness, type Harness } from "../../support/harness.ts";
+import { findBySubject } from "../../support/imap.ts";
 import { plainText } from "../../support/mail-fixtures.ts";
-import { call, connectClient, startTestServer, textOf, type TestServer } from "../../support/mcp-client.ts";
-import { issueTestGrant, testAccount } from "../../support/token.ts";
+import { call, connectClient, textOf } from "../../support/mcp-client.ts";
+import { issueTestGrant } from "../../support/token.ts";
+import { aliceServer } from "../../support/alice-server.ts";
 
-let h: Harness;
-let srv: TestServer;
-let imap: ImapFlow;
-const open: Client[] = [];
+const fx = aliceServer();
 const tag = () => randomBytes(4).toString("hex");
 
-beforeAll(async () => {
-  h = await getHarness();
-  srv = await startTestServer();
-  imap = await loginImap(h.dovecot, h.dovecot.users.alice);
-}, 30_000);
-afterAll(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => {})));
-  await imap.logout();
-  await srv.stop();
-});
-
 async function clientWith(policy: SendPolicy): Promise<{ client: Client; grantId: string }> {
-  const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  const { token, grantId } = await issueTestGrant(srv.deps, account, "email:read email:write", undefined, policy);
-  const client = await connectClient(srv.mcpUrl, token);
-  open.push(client);
+  const account = fx.account();
+  const { token, grantId } = await issueTestGrant(fx.srv.deps, account, "email:read email:write", undefined, policy);
+  const client = await connectClient(fx.srv.mcpUrl, token);
+  fx.open.push(client);
   return { client, grantId };
 }
 
 /** Messages the SMTP receiver got whose raw text holds `subject`. */
-const delivered = (subject: string) => h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject));
+const delivered = (subject: string) => fx.h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject));
 
 /** Files a message alice "sent" to `to` in her Sent folder, as her mail app would have. */
 const alreadySentTo = (to: string) =>
-  h.dovecot.deliver("alice", plainText({ from: h.dovecot.users.alice.email, to, subject: `earlier ${tag()}` }), "Sent", ["\\Seen"]);
+  fx.h.dovecot.deliver("alice", plainText({ from: fx.h.dovecot.users.alice.email, to, subject: `earlier ${tag()}` }), "Sent", ["\\Seen"]);
 
 describe("send policies with a client that cannot be asked", () => {
   test("direct: a stranger gets the message at once, as before send policies", async () => {
@@ -60,7 +45,7 @@ describe("send policies with a client that cannot be asked", () => {
   test("never: refused, nothing sent, nothing saved; a dry run says it would be refused", async () => {
     const { client } = await clientWith("never");
     const subject = `never ${tag()}`;
-    const res = await call(client, "send_email", { to: h.dovecot.users.alice.email, subject, text: "x" });
+    const res = await call(client, "send_email", { to: fx.h.dovecot.users.alice.email, subject, text: "x" });
     expect(res.isError).toBe(true);
     expect(textOf(res)).toContain('this connection may not send email (the person chose "never send"');
     expect(textOf(res)).toContain("draft_email");
@@ -68,7 +53,7 @@ describe("send policies with a client that cannot be asked", () => {
     expect(dry.structuredContent).toMatchObject({ status: "dry_run", preview: { policy: "never", would_ask: false } });
     expect(textOf(dry)).toContain("It would be refused");
     expect(delivered(subject)).toHaveLength(0);
-    expect(await findBySubject(imap, "Drafts", subject)).toHaveLength(0);
+    expect(await findBySubject(fx.imap, "Drafts", subject)).toHaveLength(0);
   });
 
   test("new_recipients: a recipient found in Sent is not asked; a stranger's first message is held as a draft with words to pass on", async () => {
@@ -91,7 +76,7 @@ describe("send policies with a client that cannot be asked", () => {
     expect(r.reason).toContain(`saved as a draft in Drafts (uid ${r.draft.uid})`);
     expect(r.reason).toContain("send it from there");
     expect(delivered(held)).toHaveLength(0);
-    const [draft] = await findBySubject(imap, "Drafts", held);
+    const [draft] = await findBySubject(fx.imap, "Drafts", held);
     expect(draft?.uid).toBe(r.draft.uid);
     expect(draft?.flags.has("\\Draft")).toBe(true);
   });
@@ -109,7 +94,7 @@ describe("send policies with a client that cannot be asked", () => {
   test("new_recipients: the mailbox's own address is never new", async () => {
     const { client } = await clientWith("new_recipients");
     const subject = `to myself ${tag()}`;
-    const res = await call(client, "send_email", { to: h.dovecot.users.alice.email, subject, text: "note to self" });
+    const res = await call(client, "send_email", { to: fx.h.dovecot.users.alice.email, subject, text: "note to self" });
     expect(res.structuredContent).toMatchObject({ status: "sent", decision: "sent_directly" });
   });
 
@@ -140,23 +125,23 @@ describe("send policies with a client that cannot be asked", () => {
     expect(r.status).toBe("dry_run");
     expect(r.message_id).toBeNull();
     expect(r.preview).toMatchObject({
-      from: h.dovecot.users.alice.email, to: [known], cc: [stranger], bcc: [hidden], subject,
+      from: fx.h.dovecot.users.alice.email, to: [known], cc: [stranger], bcc: [hidden], subject,
       attachments: [{ filename: "a.bin", size: 3000 }], policy: "new_recipients", would_ask: true,
       new_recipients: [stranger, hidden],
     });
     expect(r.preview.size).toBeGreaterThan(4000);
     expect(textOf(res)).toContain("The person would be asked first");
     expect(delivered(subject)).toHaveLength(0);
-    expect(await findBySubject(imap, "Drafts", subject)).toHaveLength(0);
+    expect(await findBySubject(fx.imap, "Drafts", subject)).toHaveLength(0);
   });
 
   test("the activity log records each decision", async () => {
     const { client, grantId } = await clientWith("new_recipients");
     const subject = `logged ${tag()}`;
-    await call(client, "send_email", { to: h.dovecot.users.alice.email, subject, text: "x" });
+    await call(client, "send_email", { to: fx.h.dovecot.users.alice.email, subject, text: "x" });
     await call(client, "send_email", { to: `stranger-${tag()}@example.net`, subject, text: "x" });
     await call(client, "send_email", { to: `stranger-${tag()}@example.net`, subject, text: "x", dry_run: true });
-    const rows = await srv.deps.activity.list({ grant: grantId });
+    const rows = await fx.srv.deps.activity.list({ grant: grantId });
     expect(rows.map((r) => [r.tool, r.outcome, r.details?.decision])).toEqual([
       ["send_email", "ok", "sent_directly"], ["send_email", "ok", "held_as_draft"], ["send_email", "ok", "dry_run"],
     ]);

@@ -7,55 +7,44 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getToolUiResourceUri, isToolVisibilityAppOnly } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
-import type { ImapFlow } from "imapflow";
 import type { Browser, Page } from "playwright-core";
 import { randomBytes } from "node:crypto";
 import { REVIEW_CARD_URI } from "../../../src/mcp/send-gate/confirm/review-card.ts";
 import { appHostPage } from "../../support/app-host.ts";
 import { launchChromium } from "../../support/browser.ts";
-import { findBySubject, loginImap } from "../../support/imap.ts";
-import { getHarness, type Harness } from "../../support/harness.ts";
-import { startTestServer, type TestServer } from "../../support/mcp-client.ts";
+import { findBySubject } from "../../support/imap.ts";
 import { MODERN } from "../../support/mcp-client-v2.ts";
-import { issueTestGrant, testAccount } from "../../support/token.ts";
+import { issueTestGrant } from "../../support/token.ts";
 import { until } from "../../support/until.ts";
+import { aliceServer } from "../../support/alice-server.ts";
 
 const UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
-let h: Harness;
-let srv: TestServer;
-let imap: ImapFlow;
 let browser: Browser;
-const open: Client[] = [];
+const fx = aliceServer<Client>();
 const tag = () => randomBytes(4).toString("hex");
 
 beforeAll(async () => {
-  h = await getHarness();
-  srv = await startTestServer();
-  imap = await loginImap(h.dovecot, h.dovecot.users.alice);
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(open.map((c) => c.close().catch(() => {})));
   await browser?.close();
-  await imap.logout();
-  await srv.stop();
 }, 30_000);
 
 async function token(): Promise<string> {
-  const account = testAccount(h.dovecot.users.alice, { host: "localhost", port: h.dovecot.port }, h.smtp.port);
-  return (await issueTestGrant(srv.deps, account, "email:read email:write", undefined, "new_recipients")).token;
+  const account = fx.account();
+  return (await issueTestGrant(fx.srv.deps, account, "email:read email:write", undefined, "new_recipients")).token;
 }
 
 async function client(bearer: string, capabilities: Record<string, unknown>, modern = false): Promise<Client> {
   const c = new Client({ name: "host", version: "0" }, { capabilities, ...(modern ? { versionNegotiation: { mode: { pin: MODERN } } } : {}) });
-  await c.connect(new StreamableHTTPClientTransport(new URL(srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
-  open.push(c);
+  await c.connect(new StreamableHTTPClientTransport(new URL(fx.srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  fx.open.push(c);
   return c;
 }
 
 const callTool = async (c: Client, name: string, args: Record<string, unknown>) => (await c.callTool({ name, arguments: args })) as CallToolResult;
 const textOf = (r: CallToolResult) => r.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
-const delivered = (subject: string) => h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).length;
+const delivered = (subject: string) => fx.h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).length;
 
 /** A send_email to a stranger through a host that renders apps: held for review, with the card's token. */
 async function held(host: Client) {
@@ -119,8 +108,8 @@ describe("the review card in headless Chromium", () => {
     expect(await card.locator("#status").getAttribute("data-outcome")).toBe("sent");
     expect(await card.locator("#status").textContent()).toContain("Sent after the person confirmed it");
     expect(delivered(args.subject)).toBe(1);
-    expect(await findBySubject(imap, "Drafts", args.subject)).toHaveLength(0);
-    expect(await findBySubject(imap, "Sent", args.subject)).toHaveLength(1);
+    expect(await findBySubject(fx.imap, "Drafts", args.subject)).toHaveLength(0);
+    expect(await findBySubject(fx.imap, "Sent", args.subject)).toHaveLength(1);
     expect(await page.evaluate(() => (window as unknown as { hostLog: string[] }).hostLog)).toEqual(["initialized", "tools/call confirm_send"]);
     // The token is single-use: the same answer again sends nothing.
     const again = await callTool(host, "confirm_send", { review: review.token, decision: "send" });
@@ -140,7 +129,7 @@ describe("the review card in headless Chromium", () => {
     await until(async () => (await card.locator("#status").getAttribute("data-outcome")) !== null, { what: "the card to show the outcome" });
     expect(await card.locator("#status").getAttribute("data-outcome")).toBe("held_as_draft");
     expect(delivered(args.subject)).toBe(0);
-    expect(await findBySubject(imap, "Drafts", args.subject)).toHaveLength(1);
+    expect(await findBySubject(fx.imap, "Drafts", args.subject)).toHaveLength(1);
     await page.context().close();
   }, 60_000);
 
@@ -148,7 +137,7 @@ describe("the review card in headless Chromium", () => {
     const { args, review } = await held(await client(await token(), UI));
     const other = await client(await token(), UI);
     expect(textOf(await callTool(other, "confirm_send", { review: review.token, decision: "send" }))).toContain("not valid here");
-    const mine = open.at(-2)!;
+    const mine = fx.open.at(-2)!;
     const altered = review.token.slice(0, -3) + (review.token.endsWith("AAA") ? "BBB" : "AAA");
     expect(textOf(await callTool(mine, "confirm_send", { review: altered, decision: "send" }))).toContain("not valid here");
     expect(delivered(args.subject)).toBe(0);
