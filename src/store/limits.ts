@@ -39,15 +39,25 @@ export class LimitStore {
   /** reserve() inside the caller's transaction (src/store/send-claims.ts counts a send with its claim). */
   async reserveIn(tx: Sql, bucket: string, keys: string[], w: Window): Promise<Reservation> {
     const hashed = [...new Set(keys.map((k) => this.keyOf(bucket, k)))].sort();
-    if (this.db.dialect === "postgres") {
-      for (const k of hashed) await tx`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
-    }
+    await this.lockKeys(tx, hashed);
     const now = this.clock();
     const waitMs = await this.waitFor(tx, bucket, hashed, w, now);
     if (waitMs > 0) return { waitMs };
     const slot = randomHex(16);
-    for (const k of hashed) await tx`INSERT INTO limit_events (bucket, key, at, slot) VALUES (${bucket}, ${k}, ${now}, ${slot})`;
+    for (const k of hashed) {
+      await tx`INSERT INTO limit_events (bucket, key, at, slot, seq) VALUES (${bucket}, ${k}, ${now}, ${slot}, COALESCE((
+        SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${k} ORDER BY seq DESC LIMIT 1), 0) + 1)`;
+    }
     return { slot };
+  }
+
+  /**
+   * On Postgres, a transaction-scoped advisory lock per key, in sorted order: whoever takes or gives
+   * back an event under a key renumbers it alone (SQLite: the file's write lock does that).
+   */
+  private async lockKeys(tx: Sql, sortedKeys: readonly string[]): Promise<void> {
+    if (this.db.dialect !== "postgres") return;
+    for (const k of sortedKeys) await tx`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
   }
 
   /** How long (ms) until `reserve` would admit an event under every key; 0 when it would now. Takes nothing. */
@@ -57,29 +67,43 @@ export class LimitStore {
   }
 
   /**
-   * The longest wait any key imposes: its max-th newest event's time plus the window, minus now. One
-   * indexed lookup per key (limit_events_key: bucket, key, at) skips to that event; reading every event
-   * in the window cost as many rows as the window held (thousands under a generous send cap), per check.
+   * The longest wait any key imposes: its max-th newest event's time plus the window, minus now. A
+   * key's events are numbered 1…newest in the order they were taken, with no gaps (release renumbers),
+   * so that event is the one numbered newest − max + 1: two index probes (limit_events_seq), however
+   * many events the window holds (schema 12; before, a walk over them).
    */
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
     let waitMs = 0;
     for (const key of keys) {
+      // The window is checked here, not in SQL: given `at > ?`, the planner walks the bucket's time index.
       const [row] = await tx<{ at: unknown }[]>`
-        SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND at > ${now - w.windowMs}
-         ORDER BY at DESC LIMIT 1 OFFSET ${w.max - 1}`;
-      if (row) waitMs = Math.max(waitMs, int(row.at) + w.windowMs - now);
+        SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = (
+          SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq DESC LIMIT 1) - ${w.max - 1}`;
+      const at = row ? int(row.at) : null;
+      if (at !== null && at > now - w.windowMs) waitMs = Math.max(waitMs, at + w.windowMs - now);
     }
     return waitMs;
   }
 
   /** Gives a reservation back: as if it had never been taken. Idempotent. */
   async release(slot: string): Promise<void> {
-    await this.db.q`DELETE FROM limit_events WHERE slot = ${slot}`;
+    await this.db.tx((tx) => this.releaseIn(tx, slot));
   }
 
-  /** release() inside the caller's transaction. */
+  /**
+   * release() inside the caller's transaction: the slot's events deleted and each key's later events
+   * numbered one lower, so the numbers stay dense (see waitFor). The keys are locked before the
+   * numbers are read: a slot's keys never change, its numbers do.
+   */
   async releaseIn(tx: Sql, slot: string): Promise<void> {
-    await tx`DELETE FROM limit_events WHERE slot = ${slot}`;
+    const keys = await tx<{ key: string }[]>`SELECT DISTINCT key FROM limit_events WHERE slot = ${slot}`;
+    if (keys.length === 0) return;
+    await this.lockKeys(tx, keys.map((r) => r.key).sort());
+    const gone = await tx<{ bucket: string; key: string; seq: unknown }[]>`
+      DELETE FROM limit_events WHERE slot = ${slot} RETURNING bucket, key, seq`;
+    for (const { bucket, key, seq } of gone) {
+      await tx`UPDATE limit_events SET seq = seq - 1 WHERE bucket = ${bucket} AND key = ${key} AND seq > ${int(seq)}`;
+    }
   }
 
   /** Deletes the bucket's events that left its window. */
