@@ -138,8 +138,8 @@ describe("several instances on one Postgres", () => {
         ...Array.from({ length: 15 }, (_, i) => stores[(i + 1) % 3]!.reserve("race", ["k"], wide)),
       ]);
       expect(await denseNumbers(dbs[0]!)).toBeNull();
-      const [{ n }] = await dbs[0]!.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM limit_events`;
-      expect(Number(n)).toBe(30);
+      const [row] = await dbs[0]!.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM limit_events`;
+      expect(Number(row!.n)).toBe(30);
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
     }

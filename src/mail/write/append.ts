@@ -3,6 +3,7 @@ import type { ImapFlow } from "imapflow";
 import { MailError } from "../errors.ts";
 import { cachedSpecialUse, forgetSpecialUse, requireSpecialUse, type SpecialUse } from "../imap/folders.ts";
 import { withMailbox } from "../imap/mailbox.ts";
+import { unlessRefused } from "../imap/refusal.ts";
 
 export interface Appended {
   folder: string;
@@ -12,19 +13,35 @@ export interface Appended {
 /**
  * APPENDs `raw` and returns its UID: from APPENDUID (RFC 4315 UIDPLUS) when the server sends it,
  * else by searching the folder for the Message-ID we generated.
- * The destination is selected read-write first: imapflow 2.1.2 drops APPEND flags that the
- * *currently selected* mailbox's PERMANENTFLAGS lack, and after a read tool's EXAMINE that list is
- * empty, so \Seen / \Draft would silently vanish. The lock also keeps other sessions off meanwhile.
+ *
+ * APPEND names its folder, which need not be selected (RFC 3501 §6.3.11): with UIDPLUS the folder
+ * selected stays as it is, so a send in between reads costs no SELECT of Sent now and no EXAMINE of
+ * the read folder after (one round trip each). Otherwise the destination is selected read-write
+ * first, under its lock, to find the UID by searching.
  */
 export async function appendMessage(client: ImapFlow, folder: string, raw: Buffer, flags: string[], messageId: string): Promise<Appended> {
+  const selected = client.mailbox ? client.mailbox.path : null;
+  if (client.capabilities.has("UIDPLUS") && selected !== folder) {
+    // A NO stored nothing: the caller may look the folder up again (appendToSpecial).
+    const res = await unlessRefused(`save the message in ${folder}`, () => client.append(folder, raw, flags));
+    if (res && res.uid) return { folder, uid: res.uid };
+    if (!res) throw new MailError("protocol", `The server refused to save the message in ${folder}.`);
+    // Stored without an APPENDUID: found by searching below, never appended again.
+    return withMailbox(client, folder, () => uidOf(client, folder, messageId), { freshness: "sync" });
+  }
   return withMailbox(client, folder, async () => {
     const res = await client.append(folder, raw, flags);
     if (!res) throw new MailError("protocol", `The server refused to save the message in ${folder}.`);
     if (res.uid) return { folder, uid: res.uid };
     await client.noop(); // learn of the new message before searching for it
-    const found = (await client.search({ header: { "message-id": messageId } }, { uid: true })) || [];
-    return { folder, uid: found.length ? Math.max(...found) : null };
+    return uidOf(client, folder, messageId);
   }, { freshness: "none" });
+}
+
+/** The newest message of the selected `folder` with our Message-ID. */
+async function uidOf(client: ImapFlow, folder: string, messageId: string): Promise<Appended> {
+  const found = (await client.search({ header: { "message-id": messageId } }, { uid: true })) || [];
+  return { folder, uid: found.length ? Math.max(...found) : null };
 }
 
 /**
