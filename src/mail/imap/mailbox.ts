@@ -17,8 +17,15 @@ import { folderNotFound, forgetSpecialUse, resolveFolderName, specialUseOf } fro
 export type Freshness = "sync" | "verify" | "none";
 
 export interface MailboxOptions {
-  /** EXAMINE instead of SELECT: the server itself then refuses any flag change (reads use this). */
-  readOnly?: boolean;
+  /**
+   * EXAMINE instead of SELECT: the server itself then refuses any flag change (reads use this). A
+   * folder the connection already has selected read-write (a write left it so) is read as it is:
+   * every read fetches with BODY.PEEK (RFC 3501 §6.4.5), which sets no flag, and an EXAMINE after
+   * each write, then a SELECT for the next, cost a round trip each and the view's caches.
+   * "strict": EXAMINE whatever is selected, where a read-write view would do harm (folders.ts: a
+   * folder imapflow CLOSEs before renaming it must not be read-write, or CLOSE expunges).
+   */
+  readOnly?: boolean | "strict";
   /** A function decides once the folder is locked (e.g. from what is known of its view). */
   freshness?: Freshness | ((box: MailboxObject) => Freshness);
 }
@@ -65,7 +72,8 @@ async function lockMailbox(client: ImapFlow, name: string, options: MailboxOptio
   for (let attempt = 0; ; attempt++) {
     const path = await resolveFolderName(client, name);
     try {
-      return { lock: await client.getMailboxLock(path, { readOnly: options.readOnly ?? false }), path };
+      const readOnly = options.readOnly === "strict" || (options.readOnly === true && !selectedReadWrite(client, path));
+      return { lock: await client.getMailboxLock(path, { readOnly }), path };
     } catch (err) {
       if (!(err as { mailboxMissing?: boolean }).mailboxMissing) throw err;
       if (attempt === 0 && specialUseOf(name) !== null) {
@@ -75,6 +83,12 @@ async function lockMailbox(client: ImapFlow, name: string, options: MailboxOptio
       throw await folderNotFound(client, path);
     }
   }
+}
+
+/** `path` is the folder selected, with SELECT (not EXAMINE). */
+function selectedReadWrite(client: ImapFlow, path: string): boolean {
+  const box = client.mailbox;
+  return !!box && box.path === path && !box.readOnly;
 }
 
 class FolderClosed extends Error {}

@@ -80,5 +80,5 @@ async function ownFolder(client: ImapFlow, folders: ListResponse[], name: string
  */
 async function outsideSelection<T>(client: ImapFlow, folder: ListResponse, fn: (exists: number) => Promise<T>): Promise<T> {
   if (folder.flags.has("\\Noselect") || folder.flags.has("\\NonExistent")) return fn(0);
-  return withMailbox(client, folder.path, (box) => fn(box.exists), { readOnly: true, freshness: "sync" });
+  return withMailbox(client, folder.path, (box) => fn(box.exists), { readOnly: "strict", freshness: "sync" });
 }
