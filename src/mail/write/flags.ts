@@ -13,7 +13,13 @@ export interface MarkResult {
   missing: number[];
 }
 
-/** Sets (`on`) or clears a system flag such as \Seen or \Flagged (RFC 3501 §2.3.2). */
+/**
+ * Sets (`on`) or clears a system flag such as \Seen or \Flagged (RFC 3501 §2.3.2). Both commands are
+ * UID commands, so the *verify* rule holds (docs/freshness.md): a change another client made before
+ * the call is reported at the end of the UID SEARCH at the latest, and then both run again (setting a
+ * flag twice is setting it once), instead of a NOOP first. `.SILENT` (RFC 3501 §6.4.6): the server
+ * does not echo our own change, which would read as someone else's.
+ */
 export async function setFlag(client: ImapFlow, folder: string, uids: number[], flag: "\\Seen" | "\\Flagged", on: boolean): Promise<MarkResult> {
   const wanted = checkUids(uids);
   return withMailbox(client, folder, async (box) => {
@@ -22,11 +28,11 @@ export async function setFlag(client: ImapFlow, folder: string, uids: number[], 
     const found = await existingUids(client, wanted);
     if (found.length) {
       const range = found.join(",");
-      if (on) await client.messageFlagsAdd(range, [flag], { uid: true });
-      else await client.messageFlagsRemove(range, [flag], { uid: true });
+      if (on) await client.messageFlagsAdd(range, [flag], { uid: true, silent: true });
+      else await client.messageFlagsRemove(range, [flag], { uid: true, silent: true });
     }
     return { folder: box.path, updated: found.length, missing: wanted.filter((u) => !found.includes(u)) };
-  });
+  }, { freshness: "verify" });
 }
 
 export const markRead = (client: ImapFlow, folder: string, uids: number[], read = true) => setFlag(client, folder, uids, "\\Seen", read);
