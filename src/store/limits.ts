@@ -75,14 +75,37 @@ export class LimitStore {
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
     let waitMs = 0;
     for (const key of keys) {
-      // The window is checked here, not in SQL: given `at > ?`, the planner walks the bucket's time index.
-      const [row] = await tx<{ at: unknown }[]>`
-        SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = (
-          SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq DESC LIMIT 1) - ${w.max - 1}`;
-      const at = row ? int(row.at) : null;
+      const at = (await this.unnumbered(tx, bucket, key)) ? await this.walkTo(tx, bucket, key, w, now) : await this.probe(tx, bucket, key, w);
       if (at !== null && at > now - w.windowMs) waitMs = Math.max(waitMs, at + w.windowMs - now);
     }
     return waitMs;
+  }
+
+  /** The time of the key's event numbered newest − max + 1, or null. */
+  private async probe(tx: Sql, bucket: string, key: string, w: Window): Promise<number | null> {
+    // The window is checked by the caller, not here: given `at > ?`, the planner walks the bucket's time index.
+    const [row] = await tx<{ at: unknown }[]>`
+      SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = (
+        SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq DESC LIMIT 1) - ${w.max - 1}`;
+    return row ? int(row.at) : null;
+  }
+
+  /**
+   * An instance of a build before schema 12 inserts events without a number (seq 0) while a rolling
+   * upgrade proceeds (docs/deploy.md): the numbers then do not count every event, so such a key is
+   * counted the old way, walking its window to the max-th newest. (One that gives back a numbered
+   * event leaves a gap, which counts one event too many: stricter, never looser, until it ages out.)
+   */
+  private async unnumbered(tx: Sql, bucket: string, key: string): Promise<boolean> {
+    const rows = await tx<{ seq: unknown }[]>`SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = 0 LIMIT 1`;
+    return rows.length > 0;
+  }
+
+  private async walkTo(tx: Sql, bucket: string, key: string, w: Window, now: number): Promise<number | null> {
+    const [row] = await tx<{ at: unknown }[]>`
+      SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND at > ${now - w.windowMs}
+       ORDER BY at DESC LIMIT 1 OFFSET ${w.max - 1}`;
+    return row ? int(row.at) : null;
   }
 
   /** Gives a reservation back: as if it had never been taken. Idempotent. */
@@ -102,6 +125,7 @@ export class LimitStore {
     const gone = await tx<{ bucket: string; key: string; seq: unknown }[]>`
       DELETE FROM limit_events WHERE slot = ${slot} RETURNING bucket, key, seq`;
     for (const { bucket, key, seq } of gone) {
+      if (int(seq) === 0) continue; // an older build's event had no number (see unnumbered)
       await tx`UPDATE limit_events SET seq = seq - 1 WHERE bucket = ${bucket} AND key = ${key} AND seq > ${int(seq)}`;
     }
   }

@@ -118,6 +118,23 @@ for (const backend of BACKENDS) {
       for (let i = 0; i < 3; i++) expect("slot" in (await limits.reserve("b", ["x"], W))).toBe(true);
       expect(await limits.wait("b", ["x"], W)).toBe(W.windowMs);
     });
+
+    test("during a rolling upgrade, events an older build inserts without a number still count", async () => {
+      const db = await backend.open();
+      const clock = manualClock(0);
+      const limits = new LimitStore(db, key, clock);
+      expect("slot" in (await limits.reserve("b", ["x"], W))).toBe(true); // numbered 1, at 0 s
+      const [{ key: hashed }] = [...(await db.q<{ key: string }>`SELECT key FROM limit_events`)] as [{ key: string }];
+      for (const at of [1000, 2000]) { // what a build before schema 12 inserts: no seq (0)
+        await db.q`INSERT INTO limit_events (bucket, key, at, slot) VALUES ('b', ${hashed}, ${at}, ${`old-${at}`})`;
+      }
+      clock.set(3000);
+      // Three events in the window: the fourth waits until the first (0 s) leaves it.
+      expect(await limits.reserve("b", ["x"], W)).toEqual({ waitMs: W.windowMs - 3000 });
+      clock.set(W.windowMs + 500);
+      expect("slot" in (await limits.reserve("b", ["x"], W))).toBe(true);
+      expect(await limits.reserve("b", ["x"], W)).toEqual({ waitMs: 1000 + W.windowMs - (W.windowMs + 500) });
+    });
   });
 }
 

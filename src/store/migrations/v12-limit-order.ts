@@ -6,7 +6,8 @@
 // one numbered `newest - max + 1`. Before this, a check walked the window's events one by one to the
 // max-th newest (an OFFSET): under a generous send cap, hundreds of index entries per send per window.
 // Events already kept are numbered by time (ties by insertion); the time index they were found by
-// gives way to the number's.
+// gives way to the number's. An instance still on an older build during a rolling upgrade inserts
+// events with seq 0: limits.ts counts a key holding one the old way.
 import type { Migration } from "./migration.ts";
 
 export const V12_LIMIT_ORDER: Migration = {
