@@ -249,14 +249,20 @@ export function rssMb(pid: number): number {
 export const ms = (n: number) => n.toFixed(2).padStart(6);
 export const verdict = (ok: boolean) => (ok ? "ok" : "OVER TARGET");
 
-/** Times several calls round-robin, so load from other processes hits them all alike. */
+/**
+ * Times several calls round-robin, so load from other processes hits them all alike. The order turns
+ * by one each iteration: in a fixed order the call after the direct one always met what that call
+ * left running (the bench process's garbage, the mail server still at work) and read dearer than
+ * the columns after it.
+ */
 export async function timeTogether(fns: Array<() => Promise<unknown>>, n = ITERATIONS, warmup = WARMUP): Promise<Array<{ p50: number; p95: number }>> {
   for (let i = 0; i < warmup; i++) for (const fn of fns) await fn();
   const samples = fns.map(() => [] as number[]);
   for (let i = 0; i < n; i++) {
-    for (const [k, fn] of fns.entries()) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
       const t = performance.now();
-      await fn();
+      await fns[k]!();
       samples[k]!.push(performance.now() - t);
     }
   }
