@@ -75,7 +75,8 @@ export class LimitStore {
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
     let waitMs = 0;
     for (const key of keys) {
-      const at = (await this.unnumbered(tx, bucket, key)) ? await this.walkTo(tx, bucket, key, w, now) : await this.probe(tx, bucket, key, w);
+      const unnumbered = await this.unnumbered(tx, bucket, key);
+      const at = unnumbered ? await this.walkTo(tx, bucket, key, w, now) : await this.probe(tx, bucket, key, w);
       if (at !== null && at > now - w.windowMs) waitMs = Math.max(waitMs, at + w.windowMs - now);
     }
     return waitMs;
@@ -101,6 +102,7 @@ export class LimitStore {
     return rows.length > 0;
   }
 
+  /** The time of the key's max-th newest event in the window, found by walking it (before schema 12). */
   private async walkTo(tx: Sql, bucket: string, key: string, w: Window, now: number): Promise<number | null> {
     const [row] = await tx<{ at: unknown }[]>`
       SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND at > ${now - w.windowMs}

@@ -46,7 +46,7 @@ describe("APPEND from the folder a read left selected", () => {
     expect(kept(saved!.flags)).toEqual(["\\Draft", "\\Seen"]);
   });
 
-  test("a folder that does not exist: the server's NO is a MailError, and nothing is stored", async () => {
+  test("a folder that does not exist: the server's NO comes back as a MailError, which appendToSpecial answers by listing the folders again", async () => {
     await client.mailboxOpen("INBOX", { readOnly: true });
     const m = message(`nowhere ${tag()}`);
     const err = await appendMessage(client, `Gone-${tag()}`, m.raw, ["\\Seen"], m.messageId).then(() => null, (e: unknown) => e);
