@@ -51,12 +51,21 @@ describe("onEnd (the idle timeout is put back when the answer is over)", () => {
 });
 
 describe("sendWhole", () => {
-  test("an answer already complete goes out as one body, headers kept", async () => {
-    const res = await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc("event: message\ndata: {}\n\n")); c.close(); } })));
-    expect(res.body).not.toBeNull();
-    expect(res.headers.get("content-type")).toBe("text/event-stream");
+  test("an answer already complete that is one message goes out as that message, application/json, headers kept", async () => {
+    const message = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "a\nb → ü" }] } });
+    const res = await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc(`event: message\ndata: ${message}\n\n`)); c.close(); } })));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("mcp-session-id")).toBe("s");
-    expect(await res.text()).toBe("event: message\ndata: {}\n\n");
+    expect(await res.text()).toBe(message);
+  });
+
+  test("an answer complete but not exactly one message event stays SSE, as it came", async () => {
+    for (const body of ["event: message\nid: 1\ndata: {}\n\n", ": comment\n\n", "event: message\ndata: {}\n\nevent: message\ndata: {}\n\n", "event: message\ndata: {}\n"]) {
+      const res = await sendWhole(sse(new ReadableStream({ start(c) { c.enqueue(enc(body)); c.close(); } })));
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      expect(await res.text()).toBe(body);
+    }
   });
 
   test("a stream still open after its first event is returned at once and streams on", async () => {

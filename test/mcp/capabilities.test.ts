@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { USERS } from "../support/dovecot.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
+import { rpcMessages } from "../support/rpc-body.ts";
 import { issueTestGrant, testAccount } from "../support/token.ts";
 import { ownCapabilities, SERVER_CAPABILITIES } from "../../src/mcp/capabilities.ts";
 
@@ -42,7 +43,7 @@ function modern(method: string, params: Record<string, unknown> = {}) {
 }
 
 /** The JSON-RPC messages of an SSE body. */
-const messages = (sse: string) => sse.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+const messages = rpcMessages;
 
 describe("declared capabilities", () => {
   test("server/discover: tools, and no list-change notifications", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { MAX_JSON_DEPTH } from "../../src/mcp/transport/body.ts";
+import { rpcMessages } from "../support/rpc-body.ts";
 import { describeIssues, plainRpcError } from "../../src/mcp/plain-errors.ts";
 import { getHarness } from "../support/harness.ts";
 import { call, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
@@ -68,7 +69,7 @@ describe("protocol errors", () => {
 
   test("params of the wrong shape: -32602 in words, not a zod dump as an internal error", async () => {
     const { text } = await rpc(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5}}`);
-    const data = JSON.parse(text.slice(text.indexOf("data: ") + 6));
+    const [data] = rpcMessages(text);
     expect(data.error).toEqual({ code: -32602, message: "Invalid params: params.name must be text" });
   });
 

@@ -2,6 +2,8 @@
 // the MCP-Protocol-Version / Mcp-Method / Mcp-Name headers), and its JSON-RPC answer whether it came
 // as JSON or as one SSE event. For tests that must control a call the SDK client would manage itself:
 // cutting its response, replaying or altering a requestState.
+import { rpcMessages } from "./rpc-body.ts";
+
 export const MODERN = "2026-07-28";
 
 export interface ModernCall {
@@ -43,9 +45,7 @@ export interface Rpc {
 
 /** The JSON-RPC answer of a POST. */
 export async function rpcOf(res: Response): Promise<Rpc> {
-  const text = await res.text();
-  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
-  return JSON.parse(json) as Rpc;
+  return rpcMessages<Rpc>(await res.text()).at(-1)!;
 }
 
 /** A tool result's text blocks. */

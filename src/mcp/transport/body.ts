@@ -66,8 +66,9 @@ function once(fn: () => void): () => void {
  * A POST's SSE answer, sent whole when it is complete. The SDK returns its stream before the tool
  * has run, so Bun would write part of the headers at once and the rest with the event: two writes,
  * two wake-ups of the client, ~0.05 ms per call. Waiting for the first event (as enableJsonResponse
- * would, without its leak) lets a finished answer go out in one write. A stream still open after
- * its first event (progress, a request to the client, a keep-alive) streams on as before.
+ * would, without its leak) lets a finished answer go out in one write, and an answer that is one
+ * message goes out as that message, `application/json` (see asJson). A stream still open after its
+ * first event (progress, a request to the client, a keep-alive) streams on as before.
  * `onEnd` runs once, when the answer is complete.
  */
 export async function sendWhole(response: Response, onEnd: () => void = nothing): Promise<Response> {
@@ -95,9 +96,30 @@ export async function sendWhole(response: Response, onEnd: () => void = nothing)
   const settled = await Promise.race([next, undefined]);
   if (settled?.done) {
     end();
-    return new Response(first.value, init);
+    return asJson(first.value, init) ?? new Response(first.value, init);
   }
   return new Response(streamOn(reader, end, first.value, next), init);
+}
+
+/** How the SDK writes an event without an id (no event store here): `event: message`, then its data line. */
+const MESSAGE_EVENT = "event: message\ndata: ";
+const decoder = new TextDecoder();
+
+/**
+ * A finished answer that is exactly one message event, as the JSON-RPC message it carries; null for
+ * anything else (an id line, a comment, two events), which stays SSE. MCP's Streamable HTTP transport
+ * lets the server answer a request with either `text/event-stream` or `application/json`, and every
+ * client must take both; parsing an event stream cost the official client ~60–90 µs of CPU a call
+ * more than a JSON body, and the server ~30–50 µs (docs/decisions.md "Response mode").
+ */
+function asJson(bytes: Uint8Array, init: ResponseInit & { headers: Headers }): Response | null {
+  const text = decoder.decode(bytes);
+  if (!text.startsWith(MESSAGE_EVENT) || !text.endsWith("\n\n")) return null;
+  const data = text.slice(MESSAGE_EVENT.length, -2);
+  if (data.includes("\n")) return null; // JSON.stringify writes none: not one data line
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json");
+  return new Response(data, { status: init.status, headers });
 }
 
 /** The reader's chunks after `head`, calling `end` when the stream ends, fails or is cancelled. */
