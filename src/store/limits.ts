@@ -75,31 +75,28 @@ export class LimitStore {
   private async waitFor(tx: Sql, bucket: string, keys: string[], w: Window, now: number): Promise<number> {
     let waitMs = 0;
     for (const key of keys) {
-      const unnumbered = await this.unnumbered(tx, bucket, key);
-      const at = unnumbered ? await this.walkTo(tx, bucket, key, w, now) : await this.probe(tx, bucket, key, w);
+      const found = await this.probe(tx, bucket, key, w);
+      const at = found.unnumbered ? await this.walkTo(tx, bucket, key, w, now) : found.at;
       if (at !== null && at > now - w.windowMs) waitMs = Math.max(waitMs, at + w.windowMs - now);
     }
     return waitMs;
   }
 
-  /** The time of the key's event numbered newest − max + 1, or null. */
-  private async probe(tx: Sql, bucket: string, key: string, w: Window): Promise<number | null> {
-    // The window is checked by the caller, not here: given `at > ?`, the planner walks the bucket's time index.
-    const [row] = await tx<{ at: unknown }[]>`
-      SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = (
-        SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq DESC LIMIT 1) - ${w.max - 1}`;
-    return row ? int(row.at) : null;
-  }
-
   /**
-   * An instance of a build before schema 12 inserts events without a number (seq 0) while a rolling
-   * upgrade proceeds (docs/deploy.md): the numbers then do not count every event, so such a key is
-   * counted the old way, walking its window to the max-th newest. (One that gives back a numbered
-   * event leaves a gap, which counts one event too many: stricter, never looser, until it ages out.)
+   * The time of the key's event numbered newest − max + 1 (or null), and whether the key holds an
+   * event without a number, in one statement (one round trip on Postgres). An instance of a build
+   * before schema 12 inserts events with seq 0 while a rolling upgrade proceeds (docs/deploy.md): the
+   * numbers then do not count every event, so such a key is counted the old way (walkTo). (One that
+   * gives back a numbered event leaves a gap, which counts one event too many: stricter, never
+   * looser, until it ages out.)
    */
-  private async unnumbered(tx: Sql, bucket: string, key: string): Promise<boolean> {
-    const rows = await tx<{ seq: unknown }[]>`SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = 0 LIMIT 1`;
-    return rows.length > 0;
+  private async probe(tx: Sql, bucket: string, key: string, w: Window): Promise<{ at: number | null; unnumbered: boolean }> {
+    // The window is checked by the caller, not here: given `at > ?`, the planner walks the bucket's time index.
+    const [row] = await tx<{ at: unknown; lowest: unknown }[]>`
+      SELECT (SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq LIMIT 1) AS lowest,
+             (SELECT at FROM limit_events WHERE bucket = ${bucket} AND key = ${key} AND seq = (
+                SELECT seq FROM limit_events WHERE bucket = ${bucket} AND key = ${key} ORDER BY seq DESC LIMIT 1) - ${w.max - 1} LIMIT 1) AS at`;
+    return { at: row?.at == null ? null : int(row.at), unnumbered: row?.lowest != null && int(row.lowest) === 0 };
   }
 
   /** The time of the key's max-th newest event in the window, found by walking it (before schema 12). */
@@ -127,7 +124,7 @@ export class LimitStore {
     const gone = await tx<{ bucket: string; key: string; seq: unknown }[]>`
       DELETE FROM limit_events WHERE slot = ${slot} RETURNING bucket, key, seq`;
     for (const { bucket, key, seq } of gone) {
-      if (int(seq) === 0) continue; // an older build's event had no number (see unnumbered)
+      if (int(seq) === 0) continue; // an older build's event had no number (see probe)
       await tx`UPDATE limit_events SET seq = seq - 1 WHERE bucket = ${bucket} AND key = ${key} AND seq > ${int(seq)}`;
     }
   }
