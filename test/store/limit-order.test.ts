@@ -4,11 +4,11 @@
 // plain model of the sliding window: every event of a key inside it, counted.
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../src/clock.ts";
-import { openPostgres, type Db } from "../../src/store/db.ts";
+import type { Db } from "../../src/store/db.ts";
 import { LimitStore, type Window } from "../../src/store/limits.ts";
 import { migrate } from "../../src/store/schema.ts";
 import { forAll, PROPERTY_TIMEOUT, type Rng } from "../support/seeded.ts";
-import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
+import { BACKENDS, closeStoresAfterEach, withInstances } from "../support/stores.ts";
 
 const key = new Uint8Array(32).fill(7);
 const W: Window = { max: 3, windowMs: 10_000 };
@@ -140,10 +140,7 @@ for (const backend of BACKENDS) {
 
 describe("several instances on one Postgres", () => {
   test("taking and giving back events under one key at once from three pools keeps its numbers dense", async () => {
-    const url = await freshDatabaseUrl("limit-order");
-    const dbs = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
-    try {
-      await migrate(dbs[0]!);
+    await withInstances("limit-order", async (dbs) => {
       const clock = manualClock();
       const stores = dbs.map((db) => new LimitStore(db, key, clock));
       const wide = { max: 1000, windowMs: 60_000 };
@@ -157,8 +154,6 @@ describe("several instances on one Postgres", () => {
       expect(await denseNumbers(dbs[0]!)).toBeNull();
       const [row] = await dbs[0]!.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM limit_events`;
       expect(Number(row!.n)).toBe(30);
-    } finally {
-      await Promise.all(dbs.map((db) => db.close()));
-    }
+    });
   });
 });

@@ -4,11 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { manualClock } from "../../src/clock.ts";
-import { openPostgres } from "../../src/store/db.ts";
 import { LEDGER_WINDOW_MS, SendLedger } from "../../src/store/send-ledger.ts";
 import { migrate, SCHEMA_VERSION } from "../../src/store/schema.ts";
 import { storesOver } from "../../src/store/store.ts";
-import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
+import { BACKENDS, closeStoresAfterEach, withInstances } from "../support/stores.ts";
 
 const master = new Uint8Array(32).fill(9);
 closeStoresAfterEach();
@@ -102,16 +101,11 @@ for (const backend of BACKENDS) {
 
 describe("several instances on one Postgres", () => {
   test("of concurrent claims of one message from three pools, exactly one wins", async () => {
-    const url = await freshDatabaseUrl("ledger");
-    const dbs = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
-    try {
-      await migrate(dbs[0]!);
+    await withInstances("ledger", async (dbs) => {
       const clock = manualClock();
       const ledgers = dbs.map((db) => new SendLedger(db, master, clock));
       const claims = await Promise.all(Array.from({ length: 9 }, (_, i) => ledgers[i % 3]!.claim("g", "same")));
       expect(claims.filter((c) => c.claimed)).toHaveLength(1);
-    } finally {
-      await Promise.all(dbs.map((db) => db.close()));
-    }
+    });
   });
 });

@@ -12,7 +12,7 @@ import { checkMasterKey } from "../../src/store/key-check.ts";
 import { LimitStore } from "../../src/store/limits.ts";
 import { migrate, SCHEMA_VERSION, SchemaVersionError, schemaVersion } from "../../src/store/schema.ts";
 import { KeyMismatchError, openStore, SchemaMismatchError } from "../../src/store/store.ts";
-import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl } from "../support/stores.ts";
+import { BACKENDS, closeStoresAfterEach, freshDatabaseUrl, withInstances } from "../support/stores.ts";
 
 const key = new Uint8Array(32).fill(1);
 const W = { max: 5, windowMs: 15 * 60_000 };
@@ -156,17 +156,12 @@ describe("several instances on one Postgres", () => {
   });
 
   test("reservations from separate instances (separate pools) share one limit", async () => {
-    const url = await freshDatabaseUrl("limits");
-    const dbs = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
-    try {
-      await migrate(dbs[0]!);
+    await withInstances("limits", async (dbs) => {
       const clock = manualClock();
       const stores = dbs.map((db) => new LimitStore(db, key, clock));
       const all = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.reserve("connect", ["ip:1"], W)));
       expect(all.filter((r) => "slot" in r)).toHaveLength(5);
-    } finally {
-      await Promise.all(dbs.map((db) => db.close()));
-    }
+    });
   });
 
   test("an instance with another master key refuses to start", async () => {

@@ -37,6 +37,21 @@ export async function freshDatabaseUrl(prefix = "t"): Promise<string> {
   return `${shared.url}?search_path=${name}`;
 }
 
+/**
+ * Three instances on one Postgres: a fresh store migrated once, three pools of their own (as three
+ * processes have), closed after fn whatever it did.
+ */
+export async function withInstances(prefix: string, fn: (dbs: Db[]) => Promise<void>): Promise<void> {
+  const url = await freshDatabaseUrl(prefix);
+  const dbs = await Promise.all([1, 2, 3].map(() => openPostgres(url)));
+  try {
+    await migrate(dbs[0]!);
+    await fn(dbs);
+  } finally {
+    await Promise.all(dbs.map((db) => db.close()));
+  }
+}
+
 /** Stops the run's Postgres, if one was started (the preload's afterAll). */
 export async function stopSharedPostgres(): Promise<void> {
   const started = pg;
