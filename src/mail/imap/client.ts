@@ -44,7 +44,7 @@ type Internals = {
   authenticate(): Promise<unknown>;
   failProtocol(err: Error): void;
   /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
-  currentRequest: object | false;
+  currentRequest: { tag: string } | false;
   usable: boolean;
 };
 
@@ -65,8 +65,13 @@ async function load() {
     readonly #client: ClientOptions;
 
     streamError?: Error & { code?: string };
-    /** Bytes received so far in answer to the command in flight. */
-    #command: { request: object | false; bytes: number } = { request: false, bytes: 0 };
+    /**
+     * Bytes received so far in answer to the command in flight, known by its tag (unique on the
+     * connection). Not by the request object: kept here until the next command, that held its
+     * answer handlers and so everything they collected (a FETCH's whole answer list, a message's
+     * source) for as long as the connection sat idle.
+     */
+    #command: { tag: string | null; bytes: number } = { tag: null, bytes: 0 };
     #responses = 0;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
@@ -120,7 +125,7 @@ async function load() {
       const self = this as unknown as Internals;
       const request = self.currentRequest;
       if (request) {
-        if (request !== this.#command.request) this.#command = { request, bytes: 0 };
+        if (request.tag !== this.#command.tag) this.#command = { tag: request.tag, bytes: 0 };
         this.#command.bytes += data.payload.length + (data.literals ?? []).reduce((n, l) => n + l.length, 0);
         if (this.#command.bytes > MAX_COMMAND_BYTES) {
           const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
