@@ -11,7 +11,7 @@ import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "./attachment-list.ts";
 import type { Segment } from "../mime/body.ts";
 import type { Address } from "./summary.ts";
-import { detachedSummary, type FixedSummary } from "./summary-cache.ts";
+import { detachedSummary, keyOf, type FixedSummary } from "./summary-cache.ts";
 
 /** Bytes kept per connection (the body's characters at 2 bytes each), least recently read first out; a larger message is not kept. */
 export const KEPT_MESSAGE_BYTES = 64 * 1024;
@@ -43,8 +43,6 @@ interface Kept {
 }
 
 const caches = new WeakMap<ImapFlow, { entries: Map<string, Kept>; bytes: number }>();
-
-const keyOf = (path: string, uidValidity: string, uid: number) => `${uid}\n${uidValidity}\n${path}`;
 
 /** The kept message `uid` of `path` (at `uidValidity`), now the most recently read; undefined when not kept. */
 export function keptMessage(client: ImapFlow, path: string, uidValidity: string, uid: number): KeptMessage | undefined {

@@ -19,7 +19,8 @@ export const KEPT_PER_CONNECTION = 100;
 
 const caches = new WeakMap<ImapFlow, Map<string, FixedSummary>>();
 
-const keyOf = (path: string, uidValidity: string, uid: number) => `${uid}\n${uidValidity}\n${path}`;
+/** A message's key while its folder's UIDVALIDITY holds (also ./message-cache.ts). */
+export const keyOf = (path: string, uidValidity: string, uid: number) => `${uid}\n${uidValidity}\n${path}`;
 
 /** The selected folder's UIDVALIDITY as text (imapflow gives a BigInt), or null when it is unknown. */
 export function validityOf(client: ImapFlow): string | null {
