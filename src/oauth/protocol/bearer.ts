@@ -11,6 +11,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { GrantStore, TokenRecord } from "../../store/grants.ts";
 import { READ_WRITE_SCOPE, SCOPES } from "../../scopes.ts";
 import { resourceMetadataUrl } from "./metadata.ts";
+import { loadSdk } from "./sdk.ts";
 
 export interface BearerAuth {
   /** The raw token: needed to unwrap the grant's credentials; never logged. */
@@ -36,7 +37,7 @@ function unauthenticated(baseUrl: string): Response {
 
 /** The 401 for a token that was sent but is unknown, expired, revoked or malformed (the SDK's answer). */
 export async function invalidToken(baseUrl: string): Promise<Response> {
-  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await sdk();
+  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await loadSdk();
   return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, INVALID), {
     requiredScopes: SCOPES, resourceMetadataUrl: resourceMetadataUrl(baseUrl),
   });
@@ -44,16 +45,12 @@ export async function invalidToken(baseUrl: string): Promise<Response> {
 
 /** The WWW-Authenticate value of the 403 for a valid token that lacks a scope (RFC 6750 §3.1, MCP scope challenge). */
 export async function insufficientScopeChallenge(baseUrl: string, needed: string): Promise<string> {
-  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await sdk();
+  const { bearerAuthChallengeResponse, OAuthError, OAuthErrorCode } = await loadSdk();
   const response = bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, `This operation needs the ${needed} scope`), {
     requiredScopes: SCOPES, resourceMetadataUrl: resourceMetadataUrl(baseUrl),
   });
   return response.headers.get("www-authenticate")!;
 }
-
-type Sdk = typeof import("@modelcontextprotocol/server");
-let loaded: Sdk | undefined;
-const sdk = async (): Promise<Sdk> => loaded ?? (loaded = await import("@modelcontextprotocol/server"));
 
 // Our tokens are 64 lowercase hex characters; anything else is refused before the store is asked.
 const TOKEN = /^[0-9a-f]{64}$/;
@@ -65,7 +62,7 @@ interface StoreAuthInfo extends AuthInfo {
 /** One indexed store lookup per request, no cache: a token revoked on any instance is refused at once everywhere. */
 export async function checkBearer(grants: GrantStore, baseUrl: string, authorization: string | null): Promise<BearerResult> {
   if (!authorization) return { ok: false, response: unauthenticated(baseUrl) };
-  const { OAuthError, OAuthErrorCode, verifyBearerToken } = await sdk();
+  const { OAuthError, OAuthErrorCode, verifyBearerToken } = await loadSdk();
   const verifier = {
     async verifyAccessToken(token: string): Promise<StoreAuthInfo> {
       const record = TOKEN.test(token) ? await grants.findToken(token) : null;

@@ -2,6 +2,7 @@
 // protected resource metadata so MCP clients find the authorization server from a 401 (built by
 // the SDK's buildOAuthProtectedResourceMetadata, v2, plus the fields docs/design.md §2 adds).
 import { SCOPES } from "../../scopes.ts";
+import { loadSdk } from "./sdk.ts";
 
 /** What the metadata advertises beyond the contract's document (docs/design.md §2). */
 export interface MetadataOptions {
@@ -43,7 +44,7 @@ export function resourceUrl(baseUrl: string): string {
  * asks (src/http/routes/discovery.ts), not at start (docs/performance.md "Idle memory").
  */
 export async function protectedResourceMetadata(baseUrl: string) {
-  const { buildOAuthProtectedResourceMetadata } = await import("@modelcontextprotocol/server");
+  const { buildOAuthProtectedResourceMetadata } = await loadSdk();
   const document = buildOAuthProtectedResourceMetadata({
     oauthMetadata: serverMetadata(baseUrl),
     resourceServerUrl: new URL(resourceUrl(baseUrl)),
