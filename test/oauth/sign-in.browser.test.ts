@@ -52,13 +52,21 @@ async function consent(page: Page, login: string): Promise<string> {
   return new URL(page.url()).searchParams.get("code")!;
 }
 
+/**
+ * The sending choice that lets the test's message go out at once: under the default (ask before writing
+ * to someone new) a client without elicitation gets it held as a draft, and nothing reaches SMTP.
+ */
+const SEND_DIRECTLY = 'input[name="send"][value="direct"]';
+
 async function readAndSend(code: string, verifier: string) {
   const res = await fetch(`${srv.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams(tokenFields(code, verifier, { redirect_uri: callback.redirect })) });
   const { access_token } = (await res.json()) as { access_token: string };
   const client = await connectClient(srv.mcpUrl, access_token);
   try {
     expect((await callOk<{ emails: unknown[] }>(client, "get_recent_emails", { limit: 1 })).emails).toBeArray();
+    const before = h.smtp.messages.length;
     await callOk(client, "send_email", { to: "bob@example.test", subject: "from the browser sign-in", text: "x" });
+    expect(h.smtp.messages.length).toBe(before + 1); // sent, not held: the form chose "Send without asking"
     expect(h.smtp.messages.at(-1)?.user).toBe("alice@example.test");
   } finally {
     await client.close();
@@ -68,6 +76,7 @@ async function readAndSend(code: string, verifier: string) {
 describe("sign-in at an OAuth provider in headless Chromium", () => {
   test("with JavaScript: chosen in the list, the password field goes and the button signs in", async () => {
     const { context, page, verifier, cspErrors } = await open(true);
+    await page.check(SEND_DIRECTLY);
     await page.selectOption("#provider", "fake");
     expect(await page.isHidden("#password")).toBe(true);
     expect(await page.isHidden("#signin-buttons")).toBe(true);
@@ -81,6 +90,7 @@ describe("sign-in at an OAuth provider in headless Chromium", () => {
 
   test("without JavaScript: the provider's own button, no password or address needed", async () => {
     const { context, page, verifier } = await open(false);
+    await page.check(SEND_DIRECTLY);
     await page.click('button[name="upstream"][value="fake"]');
     const code = await consent(page, "alice@example.test");
     await context.close();
