@@ -108,8 +108,6 @@ export interface ServerProc {
   kill(): void;
   /** The server's own process.cpuUsage(), user + system, in µs. */
   cpuMicros(): Promise<number>;
-  /** The same, user and system time apart (µs): system time is mostly the kernel's TCP work for each request. */
-  cpuTimes(): Promise<{ user: number; system: number }>;
   /** BENCH_CALLGRIND=1 only: starts counting; the function returned stops and gives the instructions executed meanwhile. */
   countInstructions(): Promise<() => Promise<number>>;
   /** RSS and JS heap in bytes, after a full GC in the server. */
@@ -222,7 +220,6 @@ export async function startServer(accounts: MailAccount[], opts: ServerOptions =
     ...ready,
     pid: proc.pid,
     kill: () => proc.kill(),
-    cpuTimes: () => ask<{ user: number; system: number }>("cpu"),
     async cpuMicros() {
       const { user, system } = await ask<{ user: number; system: number }>("cpu");
       return user + system;

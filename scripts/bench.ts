@@ -129,9 +129,9 @@ type Timing = { p50: number; p95: number };
 const cell = (t: Timing, width = 16) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(width);
 const ratioTo = (base: Timing) => (t: Timing) => (t.p50 / base.p50).toFixed(2).padStart(5);
 
-/** One printed row: direct, then the three MCP callers with their ratios to direct; the verdict is on both raw eras. */
 /**
- * A row against direct. The write rows have the target (<= 1.3 at p50); a read row's direct call is our
+ * One printed row: direct, then the three MCP callers with their ratios to direct (the verdict is on
+ * both raw eras). A row against direct. The write rows have the target (<= 1.3 at p50); a read row's direct call is our
  * mail function on a warm cached connection (often one UID FETCH of flags), so its ratio is the whole
  * MCP layer's cost, shown without a verdict: the read rows' target is against the plain floor below.
  */
