@@ -130,10 +130,10 @@ const cell = (t: Timing, width = 16) => `${ms(t.p50)}/${ms(t.p95)}`.padStart(wid
 const ratioTo = (base: Timing) => (t: Timing) => (t.p50 / base.p50).toFixed(2).padStart(5);
 
 /**
- * One printed row: direct, then the three MCP callers with their ratios to direct (the verdict is on
- * both raw eras). A row against direct. The write rows have the target (<= 1.3 at p50); a read row's direct call is our
- * mail function on a warm cached connection (often one UID FETCH of flags), so its ratio is the whole
- * MCP layer's cost, shown without a verdict: the read rows' target is against the plain floor below.
+ * One printed row: direct, then the three MCP callers with their ratios to direct. The write rows have
+ * the target (<= 1.3 at p50, judged on both raw eras); a read row's direct call is our mail function on
+ * a warm cached connection (often one UID FETCH of flags), so its ratio is the whole MCP layer's cost,
+ * shown without a verdict: the read rows' target is against the plain floor below.
  */
 function printRow(name: string, [direct, raw, modern, sdk]: Timing[], target = true): void {
   const ratio = ratioTo(direct!);
