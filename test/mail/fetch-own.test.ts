@@ -34,19 +34,34 @@ afterAll(async () => {
   await client.logout();
 });
 
-/** Bytes alive in the JS heap after a full collection (a fetched source counts there). */
-function heap(): number {
-  Bun.gc(true);
-  return heapStats().heapSize;
+/**
+ * Bytes alive in the JS heap after a full collection (a fetched source counts there): the least of
+ * three looks a turn of the event loop apart, so garbage that other work in the suite's process holds
+ * for a moment is not counted.
+ */
+async function heap(): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve)); // the command's own promise chain has ended
+    Bun.gc(true);
+    least = Math.min(least, heapStats().heapSize);
+  }
+  return least;
+}
+
+/** The bytes FETCHed: no reference to a source outlives this function's frame. */
+async function fetchAllSources(): Promise<number> {
+  const messages = await fetchOwn(client, "1:*", { uid: true, source: true }, true);
+  return messages.reduce((n, m) => n + m.source!.length, 0);
 }
 
 test("the answers of a FETCH are not kept by the connection once the caller drops them", async () => {
-  const before = heap();
-  const sizes = (await fetchOwn(client, "1:*", { uid: true, source: true }, true)).map((m) => m.source!.length);
-  expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThan(MESSAGES * BODY_BYTES);
-  await new Promise<void>((resolve) => setImmediate(resolve)); // the command's own promise chain has ended
-  // Held by the connection until its next command, all 8 MB would still be here (8.6 MB measured); ~0.1 MB is not.
-  expect(heap() - before).toBeLessThan(BODY_BYTES);
+  const before = await heap();
+  expect(await fetchAllSources()).toBeGreaterThan(MESSAGES * BODY_BYTES);
+  // Held by the connection until its next command, all 8 MB would still be here (8.6 MB measured);
+  // ~0.1 MB is not. Half of it as the bound: once in the whole suite 2.1 MB more was alive (one
+  // source's size; JSC scans the stack conservatively, so a stale slot can keep one), never in isolation.
+  expect((await heap()) - before).toBeLessThan((MESSAGES * BODY_BYTES) / 2);
 });
 
 test("'*' is the last message, as imapflow's fetch() resolves it", async () => {
