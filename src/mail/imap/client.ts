@@ -1,14 +1,15 @@
 // Our ImapFlow: imapflow's client with (1) a lean session start, because every command after LOGIN
 // is a round trip the user waits for on a first call (20-100 ms each to a real provider),
-// (2) two counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
+// (2) counters that let withMailbox (./mailbox.ts) prove a folder view is current, and (3) a
 // bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
 // BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
-export interface ViewTracking {
+export interface ViewTracking extends FlagCounters {
   /**
    * Why the connection failed, when imapflow's parser refused what the server sent (too large):
    * the command in flight only learns "connection closed".
@@ -16,7 +17,10 @@ export interface ViewTracking {
   streamError?: Error & { code?: string };
   /** Bumped when a SELECT/EXAMINE is *issued*: one issued after a call began is as fresh as a NOOP. */
   selects: number;
-  /** Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH: another client changed the folder. */
+  /**
+   * Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH other than a flag change (those
+   * count in FlagCounters, ./flag-updates.ts): another client changed the folder.
+   */
   changes: number;
   /**
    * The highest HIGHESTMODSEQ response code (RFC 7162 §3.1.2.1, §3.2.10) seen since the folder was
@@ -60,6 +64,9 @@ async function load() {
   class TrackedImapFlow extends ImapFlow implements ViewTracking {
     selects = 0;
     changes = 0;
+    flagChanges = 0;
+    shownFlagChanges = 0;
+    shown?: Shown;
     highestModseq = 0n;
     earlier?: number[];
     readonly #client: ClientOptions;
@@ -164,7 +171,9 @@ async function load() {
     }
 
     async untaggedFetch(...args: unknown[]) {
-      this.changes++;
+      const flagged = flagChangeOf(args[0] as Parameters<typeof flagChangeOf>[0]);
+      if (flagged) noteFlagChange(this, flagged.seq, flagged.uid);
+      else this.changes++;
       return (ImapFlow.prototype as any).untaggedFetch.apply(this, args);
     }
   }
@@ -217,5 +226,5 @@ export function streamFailure(client: ImapFlow): (Error & { code?: string }) | u
 /** The counters of a client we created; null for a plain ImapFlow (tests, scripts). */
 export function tracking(client: ImapFlow): ViewTracking | null {
   const t = client as Partial<ViewTracking>;
-  return typeof t.selects === "number" && typeof t.changes === "number" ? (t as ViewTracking) : null;
+  return typeof t.selects === "number" && typeof t.changes === "number" && typeof t.flagChanges === "number" ? (t as ViewTracking) : null;
 }

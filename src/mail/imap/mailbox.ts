@@ -2,6 +2,7 @@
 // only the answers to our own command.
 import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from "imapflow";
 import { tracking } from "./client.ts";
+import { isFlagOnlyAnswer, noteFlagChange, noteShown, type FlagCounters } from "./flag-updates.ts";
 import { folderNotFound, forgetSpecialUse, resolveFolderName, specialUseOf } from "./folders.ts";
 
 /**
@@ -28,7 +29,16 @@ export interface MailboxOptions {
   readOnly?: boolean | "strict";
   /** A function decides once the folder is locked (e.g. from what is known of its view). */
   freshness?: Freshness | ((box: MailboxObject) => Freshness);
+  /**
+   * Which of another client's flag changes make a "verify" call run again: "any" (the default), or
+   * "shown", those naming a message the call fetched (see ./flag-updates.ts). "shown" is for a call
+   * whose answer does not depend on flags for which messages it holds (no flag in its search), and
+   * whose messages' flags come from its own FETCH: a change to another message cannot alter it.
+   */
+  flagChanges?: FlagScope;
 }
+
+export type FlagScope = "any" | "shown";
 
 /**
  * Runs fn with `path` selected, locked and current. The pooled connection is shared by the
@@ -49,7 +59,7 @@ export async function withMailbox<T>(
     const selected = t !== null && t.selects !== selectsBefore;
     const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
     if (selected || mode === "none") return await fn(client.mailbox as MailboxObject);
-    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path)));
+    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path)), options.flagChanges);
     await client.noop();
     return await fn(current(client, path));
   } catch (err) {
@@ -100,14 +110,22 @@ function current(client: ImapFlow, path: string): MailboxObject {
   return box;
 }
 
-/** fn, and fn again if the server reported a change while it ran (see Freshness). */
-export async function verified<T>(t: { changes: number }, fn: () => Promise<T>): Promise<T> {
-  const before = t.changes;
+/**
+ * fn, and fn again if the server reported a change while it ran (see Freshness): any change to the
+ * folder's messages, and of flag changes those `scope` says.
+ */
+export async function verified<T>(t: { changes: number } & FlagCounters, fn: () => Promise<T>, scope: FlagScope = "any"): Promise<T> {
+  const seen = () => t.changes + (scope === "any" ? t.flagChanges : t.shownFlagChanges);
+  const before = seen();
+  const outer = t.shown;
+  if (scope === "shown") t.shown = { seqs: new Set(), uids: new Set() };
   try {
     const first = await fn();
-    if (t.changes === before) return first;
+    if (seen() === before) return first;
   } catch (err) {
-    if (t.changes === before) throw err;
+    if (seen() === before) throw err;
+  } finally {
+    t.shown = outer;
   }
   return fn();
 }
@@ -115,7 +133,8 @@ export async function verified<T>(t: { changes: number }, fn: () => Promise<T>):
 /**
  * FETCH, keeping only the answers to this command. A server may push FETCH responses for other
  * messages (another client changed their flags) in the middle of ours (RFC 3501 §7.4.2); imapflow
- * yields those too. They are dropped here, counted as a change, and so never reach a result.
+ * yields those too. They are dropped here and never reach a result: one carrying flags alone is
+ * counted as a flag change (./flag-updates.ts), anything else as a change.
  * `requireStructure`: an answer without BODYSTRUCTURE is someone else's too (when it is what was asked for).
  * The command runs as imapflow's fetchOne and fetchAll run it, answers collected in one list: its
  * fetch() generator, which hands them over one by one, cost ~0.035 ms more per command here (a
@@ -127,14 +146,19 @@ export async function fetchOwn(
 ): Promise<FetchMessageObject[]> {
   const own = new Map<number, FetchMessageObject>();
   const t = tracking(client);
-  for (const msg of await fetchList(client, range, query, byUid)) {
+  const changesBefore = t?.changes;
+  const list = await fetchList(client, range, query, byUid);
+  // A flag change's sequence number names the message it did when it came: any EXPUNGE meanwhile
+  // counts as a change, and then every flag change does too.
+  const numbered = t?.changes === changesBefore;
+  for (const msg of list) {
     const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
       (!requireStructure || msg.bodyStructure);
-    if (!complete || (wanted && !wanted.has(msg.uid)) || own.has(msg.uid)) {
-      if (t) t.changes++;
-      continue;
-    }
-    own.set(msg.uid, msg);
+    if (complete && (!wanted || wanted.has(msg.uid)) && !own.has(msg.uid)) {
+      own.set(msg.uid, msg);
+      if (t) noteShown(t, msg);
+    } else if (t && numbered && isFlagOnlyAnswer(msg)) noteFlagChange(t, msg.seq, msg.uid);
+    else if (t) t.changes++;
   }
   return [...own.values()];
 }

@@ -1,5 +1,6 @@
 // The UIDs at the top (newest end) of a selected folder, as the last get_recent_emails saw them.
-// While the server has reported no change since (no EXISTS, EXPUNGE or FETCH: ./client.ts),
+// While the server has reported no change since (no EXISTS, EXPUNGE or VANISHED, no FETCH but of
+// flags alone, which moves no message: ./client.ts, ./flag-updates.ts),
 // "the newest N messages" is "UID FETCH lowest:*" of these: one command whose end-of-command update
 // (RFC 3501 §7) then proves it current, instead of NOOP + FETCH. Any change makes it unknown again.
 import type { ImapFlow } from "imapflow";

@@ -44,7 +44,7 @@ const VANISHED_MAX = 100_000;
 
 export async function getChanges(client: ImapFlow, folder: string, since: string | null): Promise<Changes> {
   const prior = since === null ? null : decodeChangesCursor(since);
-  const t = tracking(client) ?? { selects: 0, changes: 0, highestModseq: 0n };
+  const t = tracking(client) ?? { selects: 0, changes: 0, flagChanges: 0, shownFlagChanges: 0, highestModseq: 0n };
   const selectsBefore = t.selects;
   return withMailbox(client, folder, async (first) => {
     const path = first.path;

@@ -66,7 +66,9 @@ interface Fetched {
 
 /** Fetches with BODY.PEEK[] inside EXAMINE: reading never sets \Seen, twice over. */
 export async function getEmail(client: ImapFlow, q: EmailQuery, readers: ContentReaders): Promise<FullEmail> {
-  const f = await withMailbox(client, q.folder, (box) => fetchMessage(client, box, q.uid), { readOnly: true, freshness: "verify" });
+  const f = await withMailbox(client, q.folder, (box) => fetchMessage(client, box, q.uid), {
+    readOnly: true, freshness: "verify", flagChanges: "shown", // another message's flags are not this one's
+  });
   const read = f.kept ?? await readSource(f);
   if (f.keep) keepMessage(client, f.keep.path, f.keep.validity, { fixed: f.summary, read });
   const offset = q.offset ?? 0;

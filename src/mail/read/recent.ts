@@ -44,7 +44,11 @@ export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Pa
     if (top === box.exists) rememberTop(client, box.path, top, emails.map((e) => e.uid), stamp);
     const lowestSeen = emails[emails.length - 1];
     return { folder: box.path, emails, next_before_uid: start > 1 && lowestSeen ? lowestSeen.uid : null };
-  }, { readOnly: true, freshness: (box) => (q.unreadOnly || known(box) !== null ? "verify" : "sync") });
+  }, {
+    readOnly: true, freshness: (box) => (q.unreadOnly || known(box) !== null ? "verify" : "sync"),
+    // Unread only: a flag change may add a message to the page or take one off it.
+    flagChanges: q.unreadOnly ? "any" : "shown",
+  });
 }
 
 /** The newest page of a folder: older messages remain when the folder holds more than the page. */

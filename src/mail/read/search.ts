@@ -61,8 +61,11 @@ export async function searchEmails(client: ImapFlow, q: SearchQuery): Promise<Se
     const ranges = await matchingRanges(client, q);
     const page = await uidPage(client, box, ranges, q);
     return { ...page, total: countOf(ranges) };
-  }, { readOnly: true, freshness: "verify" });
+  }, { readOnly: true, freshness: "verify", flagChanges: searchesFlags(q) ? "any" : "shown" });
 }
+
+/** The criteria name a flag: another client's flag change may change which messages match. */
+export const searchesFlags = (q: SearchCriteria): boolean => q.unread !== undefined || q.flagged !== undefined || q.answered !== undefined;
 
 /** The UIDs of the selected folder that match, as ranges. */
 export async function matchingRanges(client: ImapFlow, q: SearchCriteria): Promise<Range[]> {

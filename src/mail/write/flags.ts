@@ -17,8 +17,10 @@ export interface MarkResult {
  * Sets (`on`) or clears a system flag such as \Seen or \Flagged (RFC 3501 §2.3.2). Both commands are
  * UID commands, so the *verify* rule holds (docs/freshness.md): a change another client made before
  * the call is reported at the end of the UID SEARCH at the latest, and then both run again (setting a
- * flag twice is setting it once), instead of a NOOP first. `.SILENT` (RFC 3501 §6.4.6): the server
- * does not echo our own change, which would read as someone else's.
+ * flag twice is setting it once), instead of a NOOP first; another client's flag change does not
+ * (the UID SEARCH asks which UIDs exist, whatever their flags, and the STORE sets the flag either
+ * way). `.SILENT` (RFC 3501 §6.4.6): the server does not echo our own change, which would read as
+ * someone else's.
  */
 export async function setFlag(client: ImapFlow, folder: string, uids: number[], flag: "\\Seen" | "\\Flagged", on: boolean): Promise<MarkResult> {
   const wanted = checkUids(uids);
@@ -32,7 +34,7 @@ export async function setFlag(client: ImapFlow, folder: string, uids: number[], 
       else await client.messageFlagsRemove(range, [flag], { uid: true, silent: true });
     }
     return { folder: box.path, updated: found.length, missing: wanted.filter((u) => !found.includes(u)) };
-  }, { freshness: "verify" });
+  }, { freshness: "verify", flagChanges: "shown" }); // which UIDs exist does not hang on flags
 }
 
 export const markRead = (client: ImapFlow, folder: string, uids: number[], read = true) => setFlag(client, folder, uids, "\\Seen", read);
