@@ -146,18 +146,15 @@ export async function fetchOwn(
 ): Promise<FetchMessageObject[]> {
   const own = new Map<number, FetchMessageObject>();
   const t = tracking(client);
-  const changesBefore = t?.changes;
-  const list = await fetchList(client, range, query, byUid);
-  // A flag change's sequence number names the message it did when it came: any EXPUNGE meanwhile
-  // counts as a change, and then every flag change does too.
-  const numbered = t?.changes === changesBefore;
-  for (const msg of list) {
+  // A flag change names its message by sequence number, which an EXPUNGE shifts; an EXPUNGE is a
+  // change, which runs the call again whatever else came.
+  for (const msg of await fetchList(client, range, query, byUid)) {
     const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
       (!requireStructure || msg.bodyStructure);
     if (complete && (!wanted || wanted.has(msg.uid)) && !own.has(msg.uid)) {
       own.set(msg.uid, msg);
       if (t) noteShown(t, msg);
-    } else if (t && numbered && isFlagOnlyAnswer(msg)) noteFlagChange(t, msg.seq, msg.uid);
+    } else if (t && isFlagOnlyAnswer(msg)) noteFlagChange(t, msg.seq, msg.uid);
     else if (t) t.changes++;
   }
   return [...own.values()];
