@@ -65,7 +65,7 @@ export async function searchEmails(client: ImapFlow, q: SearchQuery): Promise<Se
 }
 
 /** The criteria name a flag: another client's flag change may change which messages match. */
-export const searchesFlags = (q: SearchCriteria): boolean => q.unread !== undefined || q.flagged !== undefined || q.answered !== undefined;
+const searchesFlags = (q: SearchCriteria): boolean => q.unread !== undefined || q.flagged !== undefined || q.answered !== undefined;
 
 /** The UIDs of the selected folder that match, as ranges. */
 export async function matchingRanges(client: ImapFlow, q: SearchCriteria): Promise<Range[]> {
