@@ -33,6 +33,12 @@ export interface Script {
   permanentFlags?: string;
   /** Speak Gmail's dialect (./fake-gmail.ts): X-GM-LABELS, [Gmail]/ folders, MOVE with COPYUID. */
   gmail?: GmailState;
+  /**
+   * Another client's flag change to message `seq`, reported once as `* seq FETCH (FLAGS (…))` at the
+   * end of the next FETCH or NOOP (`after`); a FETCH answers with the old flags until it was reported,
+   * as a server answering from its view before the change would.
+   */
+  flagChange?: { after: "FETCH" | "NOOP"; seq: number; flags: string; sent?: boolean };
 }
 
 export interface FakeImap {
@@ -61,7 +67,9 @@ function fetchLine(n: number, script: Script = {}): string {
   const text = `("text" "plain" ("charset" "utf-8") NIL NIL "7bit" 12 1 NIL NIL NIL NIL)`;
   const image = `("image" "png" ("name" "x.png") NIL NIL "base64" ${script.part?.declared} NIL ("attachment" ("filename" "x.png")) NIL NIL)`;
   const body = script.part ? `(${text}${image} "mixed" ("boundary" "b") NIL NIL NIL)` : text;
-  return `* ${n} FETCH (UID ${n} FLAGS (\\Seen) RFC822.SIZE 300 INTERNALDATE "05-Mar-2024 10:00:00 +0000" ENVELOPE ${env} BODYSTRUCTURE ${body})\r\n`;
+  const change = script.flagChange;
+  const flags = change?.sent && change.seq === n ? change.flags : "\\Seen";
+  return `* ${n} FETCH (UID ${n} FLAGS (${flags}) RFC822.SIZE 300 INTERNALDATE "05-Mar-2024 10:00:00 +0000" ENVELOPE ${env} BODYSTRUCTURE ${body})\r\n`;
 }
 
 type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
@@ -102,11 +110,19 @@ function plainHandlers(script: Script): Record<string, Reply> {
       if (script.fetch === "huge-subject") return void sendHuge(s, tag, script.hugeBytes ?? 50 * 1024 * 1024, script.hugeCount);
       const partial = /BODY\.PEEK\[2\]<0\.(\d+)>/i.exec(args);
       if (script.part && partial) return void sendPart(s, tag, script, Number(partial[1]));
-      s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map((n) => fetchLine(n, script)).join("") + `${tag} OK done\r\n`);
+      s.write(MESSAGES.filter(inSet(args.split(" ")[0] ?? "")).map((n) => fetchLine(n, script)).join("") + reportFlags(script, "FETCH") + `${tag} OK done\r\n`);
     },
-    NOOP: (s, tag) => void s.write(`${tag} OK done\r\n`),
+    NOOP: (s, tag) => void s.write(`${reportFlags(script, "NOOP")}${tag} OK done\r\n`),
     LOGOUT: (s, tag) => { s.write(`* BYE bye\r\n${tag} OK done\r\n`); s.end(); },
   };
+}
+
+/** The scripted flag change, once, at the end of the command `now` when it is the one it waits for. */
+function reportFlags(script: Script, now: "FETCH" | "NOOP"): string {
+  const change = script.flagChange;
+  if (!change || change.sent || change.after !== now) return "";
+  change.sent = true;
+  return `* ${change.seq} FETCH (FLAGS (${change.flags}))\r\n`;
 }
 
 /**

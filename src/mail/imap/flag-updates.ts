@@ -2,7 +2,8 @@
 // (RFC 3501 §7.4.2; with CONDSTORE its MODSEQ, RFC 7162 §3.2.4; with QRESYNC or at Gmail its UID or
 // labels). It changes no message's place in the folder, so a call whose answer does not depend on
 // flags for which messages it holds need only run again when the change names a message it has
-// shown (docs/freshness.md "Others' flag changes").
+// shown, and not even then when the change came with the answer it names, which then takes it
+// (docs/freshness.md "Others' flag changes").
 import type { FetchMessageObject } from "imapflow";
 
 /** The messages a call has fetched so far, by sequence number and UID: what its answer shows. */
@@ -62,6 +63,17 @@ export function noteFlagChange(t: FlagCounters, seq: number, uid: number | undef
   t.flagChanges++;
   const shown = t.shown;
   if (shown && (shown.seqs.has(seq) || (uid !== undefined && shown.uids.has(uid)))) t.shownFlagChanges++;
+}
+
+/**
+ * A flag change naming `target`, an answer of the same FETCH, given to it: reported after the answer,
+ * it is the newer (a server reports in the order things happened; Dovecot's answer shows the change
+ * already, a server answering from its view before the change would not).
+ */
+export function applyFlagChange(target: FetchMessageObject, change: FetchMessageObject): void {
+  if (change.flags) target.flags = change.flags;
+  if (change.labels) target.labels = change.labels;
+  if (change.modseq !== undefined) target.modseq = change.modseq;
 }
 
 /** Records a message the running call fetched: a later flag change naming it makes the call run again. */

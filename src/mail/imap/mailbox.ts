@@ -2,7 +2,7 @@
 // only the answers to our own command.
 import type { FetchMessageObject, FetchQueryObject, ImapFlow, MailboxObject } from "imapflow";
 import { tracking } from "./client.ts";
-import { isFlagOnlyAnswer, noteFlagChange, noteShown, type FlagCounters } from "./flag-updates.ts";
+import { applyFlagChange, isFlagOnlyAnswer, noteFlagChange, noteShown, type FlagCounters } from "./flag-updates.ts";
 import { folderNotFound, forgetSpecialUse, resolveFolderName, specialUseOf } from "./folders.ts";
 
 /**
@@ -133,8 +133,9 @@ export async function verified<T>(t: { changes: number } & FlagCounters, fn: () 
 /**
  * FETCH, keeping only the answers to this command. A server may push FETCH responses for other
  * messages (another client changed their flags) in the middle of ours (RFC 3501 §7.4.2); imapflow
- * yields those too. They are dropped here and never reach a result: one carrying flags alone is
- * counted as a flag change (./flag-updates.ts), anything else as a change.
+ * yields those too. They never reach a result as messages: one carrying flags alone for a message
+ * this FETCH answered gives it those flags, one for another message is counted as a flag change
+ * (./flag-updates.ts), anything else as a change.
  * `requireStructure`: an answer without BODYSTRUCTURE is someone else's too (when it is what was asked for).
  * The command runs as imapflow's fetchOne and fetchAll run it, answers collected in one list: its
  * fetch() generator, which hands them over one by one, cost ~0.035 ms more per command here (a
@@ -145,17 +146,24 @@ export async function fetchOwn(
   client: ImapFlow, range: string, query: FetchQueryObject, byUid: boolean, wanted?: Set<number>, requireStructure = false,
 ): Promise<FetchMessageObject[]> {
   const own = new Map<number, FetchMessageObject>();
+  const bySeq = new Map<number, FetchMessageObject>();
   const t = tracking(client);
-  // A flag change names its message by sequence number, which an EXPUNGE shifts; an EXPUNGE is a
-  // change, which runs the call again whatever else came.
+  // A flag change names its message by sequence number (or UID), and an EXPUNGE, which shifts the
+  // numbers, is a change that runs the call again whatever else came. One naming an answer of this
+  // FETCH is given to it; one naming another message is counted (./flag-updates.ts).
   for (const msg of await fetchList(client, range, query, byUid)) {
     const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
       (!requireStructure || msg.bodyStructure);
     if (complete && (!wanted || wanted.has(msg.uid)) && !own.has(msg.uid)) {
       own.set(msg.uid, msg);
+      bySeq.set(msg.seq, msg);
       if (t) noteShown(t, msg);
-    } else if (t && isFlagOnlyAnswer(msg)) noteFlagChange(t, msg.seq, msg.uid);
-    else if (t) t.changes++;
+    } else if (isFlagOnlyAnswer(msg)) {
+      const answer = typeof msg.uid === "number" ? own.get(msg.uid) : bySeq.get(msg.seq);
+      if (answer) applyFlagChange(answer, msg);
+      if (t && answer) t.flagChanges++;
+      else if (t) noteFlagChange(t, msg.seq, msg.uid);
+    } else if (t) t.changes++;
   }
   return [...own.values()];
 }
