@@ -31,9 +31,11 @@ export interface MailboxOptions {
   freshness?: Freshness | ((box: MailboxObject) => Freshness);
   /**
    * Which of another client's flag changes make a "verify" call run again: "any" (the default), or
-   * "shown", those naming a message the call fetched (see ./flag-updates.ts). "shown" is for a call
-   * whose answer does not depend on flags for which messages it holds (no flag in its search), and
-   * whose messages' flags come from its own FETCH: a change to another message cannot alter it.
+   * "shown", those naming a message an earlier command of the call fetched (one reported in the same
+   * FETCH as the answer it names is given to that answer: fetchOwn; see ./flag-updates.ts). "shown"
+   * is for a call whose answer does not depend on flags for which messages it holds (no flag in its
+   * search), and whose messages' flags come from its own FETCH: a change to another message cannot
+   * alter it.
    */
   flagChanges?: FlagScope;
 }
