@@ -1,6 +1,7 @@
 // A scripted IMAP server speaking just enough IMAP4rev1 for imapflow (greeting, CAPABILITY, LOGIN,
 // LIST, SELECT/EXAMINE, SEARCH, FETCH, NOOP, LOGOUT) over a 3-message INBOX, that can misbehave on
-// cue: refuse the login, never answer, or drop the connection in the middle of a FETCH.
+// cue: refuse the login, never answer, or drop the connection in the middle of a FETCH; or report
+// another client's flag change after answering from its view before it (RFC 3501 allows both orders).
 import { createServer, type Server, type Socket } from "node:net";
 import { GMAIL_CAPS, gmailHandlers, type GmailState } from "./fake-gmail.ts";
 
