@@ -148,7 +148,6 @@ export async function fetchOwn(
   client: ImapFlow, range: string, query: FetchQueryObject, byUid: boolean, wanted?: Set<number>, requireStructure = false,
 ): Promise<FetchMessageObject[]> {
   const own = new Map<number, FetchMessageObject>();
-  const bySeq = new Map<number, FetchMessageObject>();
   const t = tracking(client);
   // A flag change names its message by sequence number (or UID), and an EXPUNGE, which shifts the
   // numbers, is a change that runs the call again whatever else came. One naming an answer of this
@@ -158,10 +157,10 @@ export async function fetchOwn(
       (!requireStructure || msg.bodyStructure);
     if (complete && (!wanted || wanted.has(msg.uid)) && !own.has(msg.uid)) {
       own.set(msg.uid, msg);
-      bySeq.set(msg.seq, msg);
       if (t) noteShown(t, msg);
     } else if (isFlagOnlyAnswer(msg)) {
-      const answer = typeof msg.uid === "number" ? own.get(msg.uid) : bySeq.get(msg.seq);
+      // Looked up only when such a report comes (rare), not indexed for every answer.
+      const answer = typeof msg.uid === "number" ? own.get(msg.uid) : [...own.values()].find((m) => m.seq === msg.seq);
       if (answer) applyFlagChange(answer, msg);
       if (t && answer) t.flagChanges++;
       else if (t) noteFlagChange(t, msg.seq, msg.uid);
