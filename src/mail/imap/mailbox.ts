@@ -13,9 +13,13 @@ import { folderNotFound, forgetSpecialUse, resolveFolderName, specialUseOf } fro
  *   before the tagged OK) reveals any change, and then fn runs once more on the now-current view.
  *   Saves the NOOP in the common case. Only for fn that reads, and only with UID commands, which
  *   may carry EXPUNGE responses (RFC 3501 §7.4.1).
+ * - "recheck": run fn on the view as it is, telling it whether that view is known current; fn
+ *   itself brings the view up to date (NOOP) and does again what was left undone, when only its
+ *   answer can tell whether staleness got in the way. For a write whose answer names what it did
+ *   per message (a UID MOVE's COPYUID, RFC 4315 §3): one command where "sync" sends two.
  * - "none": the folder is only a target (APPEND, a UID STORE that may miss): no view is read.
  */
-export type Freshness = "sync" | "verify" | "none";
+export type Freshness = "sync" | "verify" | "recheck" | "none";
 
 export interface MailboxOptions {
   /**
@@ -43,13 +47,14 @@ export interface MailboxOptions {
 export type FlagScope = "any" | "shown";
 
 /**
- * Runs fn with `path` selected, locked and current. The pooled connection is shared by the
- * token's sessions; the lock keeps another session from selecting a different folder under us.
+ * Runs fn with `path` selected, locked and current (as `freshness` says how). The pooled connection
+ * is shared by the token's sessions; the lock keeps another session from selecting a different
+ * folder under us. `fresh` tells fn the view is known current: a SELECT this call, or a NOOP.
  */
 export async function withMailbox<T>(
   client: ImapFlow,
   name: string,
-  fn: (mailbox: MailboxObject) => Promise<T>,
+  fn: (mailbox: MailboxObject, fresh: boolean) => Promise<T>,
   options: MailboxOptions = {},
 ): Promise<T> {
   const t = tracking(client);
@@ -60,10 +65,11 @@ export async function withMailbox<T>(
     // nothing when the folder is already selected, and then the view may be minutes old.
     const selected = t !== null && t.selects !== selectsBefore;
     const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
-    if (selected || mode === "none") return await fn(client.mailbox as MailboxObject);
-    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path)), options.flagChanges);
+    if (selected || mode === "none") return await fn(client.mailbox as MailboxObject, selected);
+    if (mode === "recheck" && t) return await fn(current(client, path), false);
+    if (mode === "verify" && t) return await verified(t, () => fn(current(client, path), false), options.flagChanges);
     await client.noop();
-    return await fn(current(client, path));
+    return await fn(current(client, path), true);
   } catch (err) {
     // Deleted or renamed by another client while we had it selected: the server closed it.
     if (err instanceof FolderClosed) {

@@ -20,8 +20,9 @@ export interface MoveResult {
 const canonical = (path: string) => (path.toUpperCase() === "INBOX" ? "INBOX" : path);
 
 /**
- * The happy path costs one SELECT and one UID MOVE: the server refuses a MOVE to a missing or
- * non-selectable folder as a whole (nothing moves), and only then do we LIST to say why.
+ * The happy path costs one UID MOVE (after a SELECT when the folder was not selected): the server
+ * refuses a MOVE to a missing or non-selectable folder as a whole (nothing moves), and only then do
+ * we LIST to say why.
  */
 export async function moveEmails(client: ImapFlow, folder: string, uids: number[], destination: string): Promise<MoveResult> {
   const wanted = checkUids(uids);
@@ -30,20 +31,55 @@ export async function moveEmails(client: ImapFlow, folder: string, uids: number[
     throw new InputError("destination", `is the same folder as folder (${JSON.stringify(to)}); nothing to move`);
   }
   refuseBareExpunge(client);
-  return withMailbox(client, folder, async (mailbox) => {
+  const uidplus = client.capabilities.has("UIDPLUS");
+  // With MOVE and UIDPLUS the MOVE runs on the view as it is ("recheck", docs/freshness.md): see
+  // moveRest. Otherwise on a current view ("sync"): without UIDPLUS nothing says which UIDs existed,
+  // and imapflow's COPY-then-expunge would expunge, by the UIDs asked, a message delivered since that
+  // a stale view's COPY did not see.
+  const freshness = uidplus && client.capabilities.has("MOVE") ? "recheck" : "sync";
+  return withMailbox(client, folder, async (mailbox, fresh) => {
     const from = mailbox.path;
-    // With UIDPLUS the COPYUID map tells which UIDs existed (no map: none did); without it, look first.
-    const uidplus = client.capabilities.has("UIDPLUS");
     const candidates = uidplus ? wanted : await existingUids(client, wanted);
     if (!candidates.length) return nothingMoved(client, from, to, wanted);
-    const res = await client.messageMove(candidates.join(","), to, { uid: true });
-    if (!res) throw await refused(client, from, to);
-    const map = res.uidMap;
-    const moved = (uidplus ? candidates.filter((u) => map?.has(u)) : candidates).map((uid) => ({ uid, new_uid: map?.get(uid) ?? null }));
+    let done = await moveOnce(client, candidates, to, uidplus);
+    if (!fresh && (!done || done.size < candidates.length)) done = await moveRest(client, { from, to }, candidates, done);
+    if (!done) throw await refused(client, from, to);
+    const moved = candidates.filter((u) => done.has(u)).map((uid) => ({ uid, new_uid: done.get(uid) ?? null }));
     if (!moved.length) return nothingMoved(client, from, to, wanted);
-    const done = new Set(moved.map((m) => m.uid));
     return { from, to, moved, missing: wanted.filter((u) => !done.has(u)) };
-  });
+  }, { freshness });
+}
+
+/** One UID MOVE: what moved (uid → new uid, null without UIDPLUS), or null when the server refused it. */
+async function moveOnce(client: ImapFlow, uids: number[], to: string, uidplus: boolean): Promise<Map<number, number | null> | null> {
+  const res = await client.messageMove(uids.join(","), to, { uid: true });
+  if (!res) return null;
+  if (!uidplus) return new Map(uids.map((u) => [u, null]));
+  const asked = new Set(uids);
+  return new Map([...(res.uidMap ?? [])].filter(([u]) => asked.has(u)));
+}
+
+/**
+ * The MOVE ran on a view not known current and left something undone. COPYUID (RFC 4315 §3) names
+ * every message it moved, and a UID is never reused (RFC 9051 §2.3.1.1), so a stale view can only
+ * leave messages behind, never move the wrong one. Dovecot, on a view older than another client's
+ * change, moves nothing and answers NO [EXPUNGEISSUED] (RFC 5530) when one of the UIDs was expunged
+ * meanwhile, and passes over a UID delivered since. So: bring the view up to date and move the rest,
+ * once; what is still left then is missing.
+ */
+async function moveRest(
+  client: ImapFlow, where: { from: string; to: string }, candidates: number[], first: Map<number, number | null> | null,
+): Promise<Map<number, number | null> | null> {
+  await client.noop();
+  const rest = first ? candidates.filter((u) => !first.has(u)) : candidates;
+  const again = await moveOnce(client, rest, where.to, true);
+  if (!first?.size) return again;
+  if (!again) {
+    const moved = [...first].map(([uid, to]) => `${uid} → ${to}`).join(", ");
+    throw new MailError("protocol", `Moved some of the messages from ${where.from} to ${where.to} (UID ${moved}), then the server refused to ` +
+      `move the rest (UID ${rest.join(", ")}: quota or permissions?); those are still in ${where.from}.`);
+  }
+  return new Map([...first, ...again]);
 }
 
 /**
