@@ -4,22 +4,29 @@
 // functions on a plain ImapFlow: NOOP before reading a folder it already has selected, so it too
 // sees other clients' changes). Targets (issue 9): MCP / fresh direct <= 1.0 for the three read
 // rows; the first call of a token with no open IMAP connection <= 6 round trips, login included.
+// A move row too (issue 25): messages moved one by one out of one folder, as a person triages
+// INBOX; the direct client makes its view current first (NOOP), the server's move needs no NOOP
+// (docs/freshness.md "recheck"). Held to the read rows' bar.
 import { testReaders } from "../test/support/content.ts";
 import { ImapFlow } from "imapflow";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
 import { getEmail } from "../src/mail/read/message.ts";
 import { searchEmails } from "../src/mail/read/search.ts";
 import { recentEmails } from "../src/mail/read/recent.ts";
+import { moveEmails } from "../src/mail/write/move.ts";
 import type { MailAccount } from "../src/mail/account.ts";
 import { startLatencyRelay } from "../test/support/latency-relay.ts";
 import { connectClient } from "../test/support/mcp-client.ts";
-import { ms, pct, rawCaller, startServer, timeTogether, verdict } from "./bench-lib.ts";
+import { ms, pct, rawCaller, startServer, timeTogether, verdict, WARMUP } from "./bench-lib.ts";
 
 const RTT = Number(process.env.BENCH_RTT_MS ?? 20);
 const ITER = Number(process.env.BENCH_RTT_ITERATIONS ?? 40);
 const FIRST_CALLS = 12;
+/** Messages the move row needs in its folder: one per call of each side, warm-up included. */
+export const TRIAGE_MESSAGES = 2 * (ITER + WARMUP);
 
-export async function latencyRows(account: MailAccount, folder: string): Promise<void> {
+/** `triage` holds TRIAGE_MESSAGES messages (UIDs 1…) to move to `triaged`, which exists. */
+export async function latencyRows(account: MailAccount, folder: string, triage: { from: string; to: string }): Promise<void> {
   const relay = await startLatencyRelay({ host: "127.0.0.1", port: account.imap.port }, RTT);
   const far: MailAccount = { ...account, imap: { ...account.imap, host: "127.0.0.1", port: relay.port } };
   const server = await startServer(Array.from({ length: FIRST_CALLS + 1 }, () => far));
@@ -37,6 +44,7 @@ export async function latencyRows(account: MailAccount, folder: string): Promise
       ["search_emails(from)", () => searchEmails(direct, { folder, from: "dave@example.org", limit: 20, beforeUid: null }),
         () => mcp.call("search_emails", { folder, from: "dave@example.org" })],
       ["get_email", () => getEmail(direct, { folder, uid: 500, maxChars: 20_000 }, testReaders()), () => mcp.call("get_email", { folder, uid: 500 })],
+      ...moveRow(mcp, direct, triage),
     ];
     const rts = (v: number) => `${ms(v)} (${(v / RTT).toFixed(1)})`.padStart(18);
     for (const [name, d, m] of rows) {
@@ -71,4 +79,11 @@ async function firstCalls(url: string, tokens: string[], folder: string, relay: 
   const p50 = pct(samples, 0.5);
   console.log(`first get_recent_emails(20) of a token, IMAP not yet connected: p50 ${ms(p50)} ms = ${(p50 / RTT).toFixed(1)} round trips ` +
     `(TCP handshake and greeting included; ${commands.sort((a, b) => a - b)[commands.length >> 1]} client writes)  ${verdict(p50 / RTT <= 6)}`);
+}
+
+/** move_email one message at a time out of one folder: the direct side takes the odd UIDs, MCP the even. */
+function moveRow(mcp: ReturnType<typeof rawCaller>, direct: ImapFlow, triage: { from: string; to: string }): Array<[string, () => Promise<unknown>, () => Promise<unknown>]> {
+  let [odd, even] = [-1, 0];
+  return [["move_email, one by one", () => moveEmails(direct, triage.from, [(odd += 2)], triage.to),
+    () => mcp.call("move_email", { folder: triage.from, uids: [(even += 2)], destination: triage.to })]];
 }

@@ -10,7 +10,7 @@
 //   - get_recent_emails(20) on a 20,000-message folder vs a 100-message folder (target <= 1.3);
 //   - the server's RSS idle and with 50 open sessions (target idle <= 60 MB);
 //   - send_email and move_email through MCP vs the same work done directly (target <= 1.3 at p50);
-//   - the read rows and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
+//   - the read rows, a move row and a token's first call with the mail server 20 ms away (scripts/bench-latency.ts).
 //   - the server's CPU time per call under a mixed load of 100 sessions, reads alone and with writes (scripts/bench-cpu.ts).
 //   - 1,000 mailboxes on one instance: p95 against 10, memory per open connection, the pool's cap (scripts/bench-many.ts).
 //   - the store: SQLite vs Postgres per call, one vs two instances behind haproxy (scripts/bench-store.ts).
@@ -37,7 +37,7 @@ import type { MailAccount } from "../src/mail/account.ts";
 import {
   ITERATIONS, WARMUP, modernCaller, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
-import { latencyRows } from "./bench-latency.ts";
+import { latencyRows, TRIAGE_MESSAGES } from "./bench-latency.ts";
 import { cpuRows, mixedCpuRow } from "./bench-cpu.ts";
 import { plainClient, type PlainRows } from "./bench-plain.ts";
 import { storeRows } from "./bench-store.ts";
@@ -118,6 +118,14 @@ async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   await h.dovecot.seedBulk("alice", SMALL, 100, (i) => fx.plainText({ subject: `Small ${i}` }));
   await h.dovecot.seedBulk("alice", LARGE, 20_000, (i) => fx.plainText({ subject: `Large ${i}` }));
   console.log(`seeded 21,100 messages in ${Math.round(performance.now() - t)} ms`);
+}
+
+/** The latency part's move row: a folder of small messages to move one by one, and where to. */
+async function seedTriage(h: Awaited<ReturnType<typeof getHarness>>): Promise<{ from: string; to: string }> {
+  const triage = { from: "BenchTriage", to: "BenchTriaged" };
+  await h.dovecot.seedBulk("alice", triage.from, TRIAGE_MESSAGES, (i) => fx.plainText({ subject: `Triage ${i}` }));
+  await h.dovecot.seedBulk("alice", triage.to, 0, () => "");
+  return triage;
 }
 
 type Callers = { raw: McpCaller; modern: McpCaller; sdk: McpCaller };
@@ -249,7 +257,7 @@ async function main(): Promise<void> {
   try {
     if (["tools", "size", "memory"].some(runs)) await firstServerRows(account);
     if (runs("write")) await writeRows(h); // issue 5: send_email, move_email
-    if (runs("latency")) await latencyRows(account, MIX); // issue 9: 20 ms away, in round trips
+    if (runs("latency")) await latencyRows(account, MIX, await seedTriage(h)); // issue 9: 20 ms away, in round trips
     if (runs("cpu")) await cpuRows(account, MIX); // issue 12: server CPU per call, both eras
     if (runs("cpu")) await withSmtpSink(h, (sink) => mixedCpuRow(testAccount(h.dovecot.users.alice, h.dovecot, sink), MIX)); // issue 25: writes too
     if (runs("store")) await storeRows(account, MIX); // issue 13: SQLite vs Postgres, one vs two instances
