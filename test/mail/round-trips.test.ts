@@ -10,6 +10,7 @@ import { getEmail } from "../../src/mail/read/message.ts";
 import { searchEmails } from "../../src/mail/read/search.ts";
 import { recentEmails } from "../../src/mail/read/recent.ts";
 import { markRead } from "../../src/mail/write/flags.ts";
+import { labelEmails } from "../../src/mail/write/labels.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";
@@ -121,6 +122,23 @@ test("a message read before: only its flags are fetched, every piece reads as on
 test("a flag change on a folder selected read-write by an earlier write: no NOOP, its UID commands verify", async () => {
   await markRead(client, FOLDER, [1]); // SELECT (read-write): fresh by itself
   expect(await commands(() => markRead(client, FOLDER, [2]))).toEqual(["UID SEARCH", "UID STORE"]);
+});
+
+test("a label change on the selected folder: no NOOP; another client's expunge meanwhile runs it again", async () => {
+  const label = (uids: number[]) => labelEmails(client, FOLDER, uids, { add: ["$Trip"], remove: [] });
+  await markRead(client, FOLDER, [20]); // the folder selected read-write, as a write leaves it
+  expect(await commands(() => label([20]))).toEqual(["UID SEARCH", "UID STORE"]);
+  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
+  await other.connect();
+  await other.mailboxOpen(FOLDER);
+  await other.messageDelete("22", { uid: true });
+  await other.logout();
+  let result: Awaited<ReturnType<typeof label>> | undefined;
+  // The UID SEARCH's end reports the expunge (docs/freshness.md "verify"): both commands run again.
+  expect(await commands(async () => { result = await label([21, 22]); })).toEqual(["UID SEARCH", "UID STORE", "UID SEARCH", "UID STORE"]);
+  expect(result).toEqual({ folder: FOLDER, kind: "keywords", updated: 1, missing: [22] });
+  const [msg] = await client.fetchAll("21", { uid: true, flags: true }, { uid: true });
+  expect([...msg!.flags!]).toContain("$Trip");
 });
 
 test("get_email on a message over 4 MB: its text part in one FETCH, as quotes and threads read it (read/text-part.ts)", async () => {

@@ -26,6 +26,13 @@ const GMAIL_SYSTEM = new Set(["\\Important", "\\Starred", "\\Inbox"]);
 // RFC 3501 §9 atom-specials (and SP, CTL, non-ASCII): what an IMAP keyword cannot contain.
 const NOT_ATOM = /[(){ %*"\\\]\x00-\x1f\x7f-\uffff]/;
 
+/**
+ * Labels and keywords are flags (RFC 3501 §2.3.2), changed as `mark_as_read` changes one (./flags.ts):
+ * `UID SEARCH` of the UIDs, then `UID STORE`, both UID commands, so the *verify* rule holds
+ * (docs/freshness.md) instead of a NOOP first, and running both twice changes the labels once.
+ * Keywords are stored `.SILENT` (RFC 3501 §6.4.6); Gmail's echo of a label change names messages this
+ * call did not fetch, which does not make it run again ("shown").
+ */
 export async function labelEmails(client: ImapFlow, folder: string, uids: number[], change: LabelChange): Promise<LabelResult> {
   const wanted = checkUids(uids);
   const kind: LabelKind = isGmail(client) ? "gmail_labels" : "keywords";
@@ -41,12 +48,12 @@ export async function labelEmails(client: ImapFlow, folder: string, uids: number
         if (add.length) await storeLabels(client, set, "+", add);
         if (remove.length) await storeLabels(client, set, "-", remove);
       } else {
-        if (add.length) await client.messageFlagsAdd(set, add, { uid: true });
-        if (remove.length) await client.messageFlagsRemove(set, remove, { uid: true });
+        if (add.length) await client.messageFlagsAdd(set, add, { uid: true, silent: true });
+        if (remove.length) await client.messageFlagsRemove(set, remove, { uid: true, silent: true });
       }
     }
     return { folder: box.path, kind, updated: found.length, missing: wanted.filter((u) => !found.includes(u)) };
-  });
+  }, { freshness: "verify", flagChanges: "shown" });
 }
 
 function checkLabel(kind: LabelKind, label: string, argument: string): string {
