@@ -4,10 +4,9 @@
 // the changes, commands counted. Folders "MoveRecheck*" (bob) are this file's own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
-import { createImapClient } from "../../src/mail/imap/client.ts";
-import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap/connect.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { moveEmails } from "../../src/mail/write/move.ts";
+import { pooledClient, recordingClient, type RecordingClient } from "../support/command-log.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";
@@ -17,12 +16,13 @@ const TO = "MoveRecheckTo";
 let h: Harness;
 let client: ImapFlow;
 let other: ImapFlow;
-let sent: string[] = [];
+let log: RecordingClient;
 
+/** What fn returned, and the commands it sent. */
 async function commands<T>(fn: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
-  sent = [];
-  const result = await fn();
-  return { result, sent: sent.map((c) => c.split(" ").slice(0, 2).join(" ")) };
+  let result: T | undefined;
+  const sent = await log.commands(async () => { result = await fn(); });
+  return { result: result as T, sent };
 }
 
 const move = (uids: number[]) => moveEmails(client, FROM, uids, TO);
@@ -48,12 +48,9 @@ beforeAll(async () => {
   h = await getHarness();
   await h.dovecot.seedBulk("bob", FROM, 12, (i) => fx.plainText({ subject: `Move ${i + 1}` }));
   const account = testAccount(h.dovecot.users.bob, h.dovecot);
-  const record = (o: { src?: string; msg?: string }) => { if (o.src === "c" && o.msg) sent.push(o.msg.replace(/^\S+ /, "")); };
-  const logger = { debug: record, info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
-  client = await createImapClient({ ...imapOptions(account, DEFAULT_TIMEOUTS), logger, logRaw: true } as never, { probeAfterLogin: false });
-  await client.connect();
-  other = await createImapClient(imapOptions(account, DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
-  await other.connect();
+  log = await recordingClient(account);
+  client = log.client;
+  other = await pooledClient(account);
   await other.mailboxCreate(TO);
 }, 30_000);
 afterAll(async () => {

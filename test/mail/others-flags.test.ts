@@ -4,12 +4,11 @@
 // Folder "OthersFlags" (bob) is this file's own.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
-import { createImapClient } from "../../src/mail/imap/client.ts";
-import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap/connect.ts";
 import { getEmail } from "../../src/mail/read/message.ts";
 import { recentEmails } from "../../src/mail/read/recent.ts";
 import { searchEmails } from "../../src/mail/read/search.ts";
 import { markRead } from "../../src/mail/write/flags.ts";
+import { pooledClient, recordingClient, type RecordingClient } from "../support/command-log.ts";
 import { testReaders } from "../support/content.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
@@ -19,13 +18,8 @@ const FOLDER = "OthersFlags";
 let h: Harness;
 let client: ImapFlow;
 let other: ImapFlow;
-let sent: string[] = [];
-
-async function commands(fn: () => Promise<unknown>): Promise<string[]> {
-  sent = [];
-  await fn();
-  return sent.map((c) => c.split(" ").slice(0, 2).join(" "));
-}
+let log: RecordingClient;
+const commands = (fn: () => Promise<unknown>) => log.commands(fn);
 
 /** The other client sets (or clears) a flag on `uid`, as a phone would. */
 async function otherSets(uid: number, flag: string, on = true): Promise<void> {
@@ -40,12 +34,9 @@ const read = (uid: number) => getEmail(client, { folder: FOLDER, uid, maxChars: 
 beforeAll(async () => {
   h = await getHarness();
   await h.dovecot.seedBulk("bob", FOLDER, 20, (i) => fx.plainText({ subject: `Flags ${i + 1}`, from: i % 2 ? "odd@example.org" : "even@example.org" }));
-  const record = (o: { src?: string; msg?: string }) => { if (o.src === "c" && o.msg) sent.push(o.msg.replace(/^\S+ /, "")); };
-  const logger = { debug: record, info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
-  client = await createImapClient({ ...imapOptions(account(), DEFAULT_TIMEOUTS), logger, logRaw: true } as never, { probeAfterLogin: false });
-  await client.connect();
-  other = await createImapClient(imapOptions(account(), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
-  await other.connect();
+  log = await recordingClient(account());
+  client = log.client;
+  other = await pooledClient(account());
   await other.mailboxOpen(FOLDER);
 }, 30_000);
 afterAll(async () => {

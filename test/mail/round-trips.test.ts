@@ -4,13 +4,12 @@
 import { testReaders } from "../support/content.ts";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
-import { createImapClient } from "../../src/mail/imap/client.ts";
-import { DEFAULT_TIMEOUTS, imapOptions } from "../../src/mail/imap/connect.ts";
 import { getEmail } from "../../src/mail/read/message.ts";
 import { searchEmails } from "../../src/mail/read/search.ts";
 import { recentEmails } from "../../src/mail/read/recent.ts";
 import { markRead } from "../../src/mail/write/flags.ts";
 import { labelEmails } from "../../src/mail/write/labels.ts";
+import { pooledClient, recordingClient, type RecordingClient } from "../support/command-log.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";
@@ -18,28 +17,20 @@ import { testAccount } from "../support/token.ts";
 const FOLDER = "RoundTrips";
 let h: Harness;
 let client: ImapFlow;
-let sent: string[] = [];
+let log: RecordingClient;
 const recent = (limit = 5) => recentEmails(client, { folder: FOLDER, limit, beforeUid: null, unreadOnly: false });
-
-async function commands(fn: () => Promise<unknown>): Promise<string[]> {
-  sent = [];
-  await fn();
-  return sent.map((c) => c.split(" ").slice(0, 2).join(" "));
-}
+const commands = (fn: () => Promise<unknown>) => log.commands(fn);
 
 beforeAll(async () => {
   h = await getHarness();
   await h.dovecot.seedBulk("bob", FOLDER, 30, (i) => fx.plainText({ subject: `Trip ${i + 1}` }));
-  const record = (o: { src?: string; msg?: string }) => { if (o.src === "c" && o.msg) sent.push(o.msg.replace(/^\S+ /, "")); };
-  const logger = { debug: record, info: () => {}, warn: () => {}, error: () => {}, trace: () => {} };
-  const account = testAccount(h.dovecot.users.bob, h.dovecot);
-  client = await createImapClient({ ...imapOptions(account, DEFAULT_TIMEOUTS), logger, logRaw: true } as never, { probeAfterLogin: false });
-  await client.connect();
+  log = await recordingClient(testAccount(h.dovecot.users.bob, h.dovecot));
+  client = log.client;
 }, 30_000);
 afterAll(() => client?.logout());
 
 test("login sends LOGIN alone: no ID, NAMESPACE, COMPRESS or ENABLE (the greeting carries CAPABILITY)", () => {
-  expect(sent.map((c) => c.split(" ")[0])).toEqual(["LOGIN"]);
+  expect(log.sent.map((c) => c.split(" ")[0])).toEqual(["LOGIN"]);
   expect(client.usable).toBe(true);
 });
 
@@ -79,13 +70,12 @@ test("get_email and search on the selected folder: no NOOP", async () => {
 
 test("a page whose messages were summarized before: only their flags are fetched, and they are current", async () => {
   const first = await recent();
-  sent = [];
+  log.sent.length = 0;
   const again = await recent();
-  expect(sent).toEqual([expect.stringMatching(/^UID FETCH \d+:\* \(UID FLAGS\)$/)]);
+  expect(log.sent).toEqual([expect.stringMatching(/^UID FETCH \d+:\* \(UID FLAGS\)$/)]);
   expect(again.emails).toEqual(first.emails);
   // Another client marks the newest one read: the kept summary shows the flag as the server has it now.
-  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
-  await other.connect();
+  const other = await pooledClient(testAccount(h.dovecot.users.bob, h.dovecot));
   await other.mailboxOpen(FOLDER);
   await other.messageFlagsAdd(String(first.emails[0]!.uid), ["\\Seen"], { uid: true });
   await other.logout();
@@ -95,22 +85,21 @@ test("a page whose messages were summarized before: only their flags are fetched
   // A search page of kept messages: the search, then their flags.
   const page = () => searchEmails(client, { folder: FOLDER, subject: "Trip", limit: 3, beforeUid: null });
   await page();
-  sent = [];
+  log.sent.length = 0;
   await page();
-  expect(sent.map((c) => c.replace(/ [\d,:]+ /, " N "))).toEqual([expect.stringMatching(/^UID SEARCH/), "UID FETCH N (UID FLAGS)"]);
+  expect(log.sent.map((c) => c.replace(/ [\d,:]+ /, " N "))).toEqual([expect.stringMatching(/^UID SEARCH/), "UID FETCH N (UID FLAGS)"]);
 });
 
 test("a message read before: only its flags are fetched, every piece reads as on a first read, and others' changes show", async () => {
   const read = (uid: number, offset = 0, maxChars = 100) => getEmail(client, { folder: FOLDER, uid, maxChars, offset }, testReaders());
   const first = await read(7);
   const second = await read(7, 30, 40); // a later piece of the body: rendered from the kept source
-  sent = [];
+  log.sent.length = 0;
   expect(await read(7)).toEqual(first);
-  expect(sent).toEqual(["UID FETCH 7 (UID FLAGS)"]);
+  expect(log.sent).toEqual(["UID FETCH 7 (UID FLAGS)"]);
   expect(second.body_text).toBe(first.body_text.slice(30, 70));
   // Another client flags it, then expunges it: the re-read shows the flag, then says it is gone.
-  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
-  await other.connect();
+  const other = await pooledClient(testAccount(h.dovecot.users.bob, h.dovecot));
   await other.mailboxOpen(FOLDER);
   await other.messageFlagsAdd("7", ["\\Flagged"], { uid: true });
   expect(await read(7)).toEqual({ ...first, flagged: true });
@@ -128,8 +117,7 @@ test("a label change on the selected folder: no NOOP; another client's expunge m
   const label = (uids: number[]) => labelEmails(client, FOLDER, uids, { add: ["$Trip"], remove: [] });
   await markRead(client, FOLDER, [20]); // the folder selected read-write, as a write leaves it
   expect(await commands(() => label([20]))).toEqual(["UID SEARCH", "UID STORE"]);
-  const other = await createImapClient(imapOptions(testAccount(h.dovecot.users.bob, h.dovecot), DEFAULT_TIMEOUTS) as never, { probeAfterLogin: false });
-  await other.connect();
+  const other = await pooledClient(testAccount(h.dovecot.users.bob, h.dovecot));
   await other.mailboxOpen(FOLDER);
   await other.messageDelete("22", { uid: true });
   await other.logout();
