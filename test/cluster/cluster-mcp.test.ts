@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { randomBytes } from "node:crypto";
 import { openPostgres } from "../../src/store/db.ts";
-import { initialize, startCluster, tokenFor, type Cluster } from "../support/cluster.ts";
+import { initialize, startCluster, tokenFor, type Cluster, type Served } from "../support/cluster.ts";
 import { runCli, type Instance } from "../support/instances.ts";
 import { loginImap } from "../support/imap.ts";
 import { plainText } from "../support/mail-fixtures.ts";
@@ -52,7 +52,14 @@ async function seed(name: string): Promise<{ folder: string; subject: string }> 
 const restoredSince = (lineMarks: number[]) =>
   cl.instances.filter((inst, k) => inst.lines.slice(lineMarks[k]).some((l) => l.includes("mcp session restored")));
 const lineMark = () => cl.instances.map((i) => i.lines.length);
-const mcpPosts = (marks: number[]) => cl.servedSince(marks).filter((r) => r.method === "POST" && r.path === "/mcp");
+const isMcpPost = (r: Served) => r.method === "POST" && r.path === "/mcp";
+/** The /mcp POSTs logged since `marks`, once there are at least `n`. */
+const mcpPosts = (marks: number[], n: number) => cl.servedAtLeast(marks, n, isMcpPost);
+/** restoredSince, once at least `n` instances logged a restore. */
+async function restoredAtLeast(lineMarks: number[], n: number) {
+  await until(() => restoredSince(lineMarks).length >= n, { what: `${n} instances to log a restored session` });
+  return restoredSince(lineMarks);
+}
 
 async function recentSubjects(client: Client, folder: string): Promise<string[]> {
   return (await callOk(client, "get_recent_emails", { folder, limit: 5 })).emails.map((e: { subject: string }) => e.subject);
@@ -70,12 +77,11 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     for (let i = 0; i < 9; i++) expect(await recentSubjects(client, folder)).toEqual([subject]);
     expect(sessionIdOf(client)).toBe(id);
-    const posts = mcpPosts(marks);
-    expect(posts.length).toBeGreaterThanOrEqual(11); // initialize, notifications/initialized, 9 calls
+    const posts = await mcpPosts(marks, 11); // initialize, notifications/initialized, 9 calls
     expect(posts.every((r) => r.status === 200 || r.status === 202)).toBe(true);
     expect(new Set(posts.map((r) => r.instance)).size).toBe(3);
     // The instance that answered initialize holds the live session; the other two rebuilt it from its row.
-    expect(restoredSince(lines)).toHaveLength(2);
+    expect(await restoredAtLeast(lines, 2)).toHaveLength(2);
   }, 30_000);
 
   test("a 2026-07-28 client (no session) lists the tools and reads mail through the load balancer", async () => {
@@ -89,7 +95,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     const recent = await callOkV2(client, "get_recent_emails", { folder, limit: 5 });
     expect(recent.emails.map((e: { subject: string }) => e.subject)).toEqual([subject]);
     // server/discover, tools/list, tools/call: one after the other, round robin, so three instances.
-    const posts = mcpPosts(marks);
+    const posts = await mcpPosts(marks, 3);
     expect(posts.every((r) => r.status === 200)).toBe(true);
     expect(new Set(posts.map((r) => r.instance)).size).toBe(3);
   }, 30_000);
@@ -161,7 +167,7 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
     for (let i = 0; i < 3; i++) expect(await recentSubjects(client, folder)).toEqual([subject]);
     // The victim is the instance that opened the session (the only one that did not rebuild it from
     // its row): what it held in memory dies with it; the row carries the session on.
-    const restored = restoredSince(lines);
+    const restored = await restoredAtLeast(lines, 2);
     expect(restored).toHaveLength(2);
     const victim = cl.instances.find((i) => !restored.includes(i))!;
     const db = await openPostgres(cl.env.MAILBOX_MCP_DATABASE_URL!);
@@ -207,7 +213,9 @@ describe("MCP on three instances, one Postgres, haproxy round robin", () => {
       // The same session, served by both survivors; nothing stored was lost.
       expect(sessionIdOf(client)).toBe(id);
       expect(await recentSubjects(client, folder)).toEqual([subject]);
-      const survivors = new Set(mcpPosts(marks).map((r) => r.instance));
+      // Every call started after the death was served by a survivor, and so was the one above.
+      const after = outcomes.filter((o) => o.startedAt > diedAt).length + 1;
+      const survivors = new Set((await mcpPosts(marks, after)).map((r) => r.instance));
       expect(survivors).toEqual(new Set(cl.instances.filter((i) => i !== victim).map((i) => i.name)));
       expect(await stored()).toEqual(before);
     } finally {

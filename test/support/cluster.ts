@@ -32,6 +32,12 @@ export interface Cluster {
   mark(): number[];
   /** Which instance logged each request since `marks`. */
   servedSince(marks: number[]): Served[];
+  /**
+   * servedSince, once at least `n` of those requests (the ones `pick` keeps) are logged. An instance
+   * logs a request before it answers, but its log comes through a pipe of its own and can reach the
+   * test after the answer does; counting right after the answer can miss the last line.
+   */
+  servedAtLeast(marks: number[], n: number, pick?: (r: Served) => boolean): Promise<Served[]>;
   stop(): Promise<void>;
 }
 
@@ -57,8 +63,12 @@ export async function startCluster(env: Record<string, string> = {}): Promise<Cl
   const mark = () => instances.map((i) => i.requests().length);
   const servedSince = (marks: number[]) =>
     instances.flatMap((inst, k) => inst.requests().slice(marks[k]).map((r) => ({ instance: inst.name, ...r })));
+  const servedAtLeast = async (marks: number[], n: number, pick: (r: Served) => boolean = () => true) => {
+    await until(() => servedSince(marks).filter(pick).length >= n, { what: () => `${n} requests logged, ${servedSince(marks).filter(pick).length} so far` });
+    return servedSince(marks).filter(pick);
+  };
   const cluster: Cluster = {
-    h, lb, instances, env: settings, base, mcpUrl: `${base}/mcp`, mark, servedSince,
+    h, lb, instances, env: settings, base, mcpUrl: `${base}/mcp`, mark, servedSince, servedAtLeast,
     client: (ip) => ({
       async handle(req) {
         const url = new URL(req.url);
