@@ -17,6 +17,8 @@
 //   - a signed-in mailbox: a call that renews the provider's access token vs one that does not (scripts/bench-signin.ts).
 //   - get_attachment on a 1-page and a 50-page PDF: p50/p95, peak RSS of the server and of its helpers (scripts/bench-pdf.ts).
 //   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
+// First and last, the machine's state: load average, probes of JavaScript, memory, loopback and disk
+// speed, and the hypervisor's steal over the run (scripts/bench-host.ts): compare runs where they agree.
 // BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf,many runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
@@ -46,6 +48,7 @@ import { signInRows } from "./bench-signin.ts";
 import { tidyRows } from "./bench-tidy.ts";
 import { conversationRows } from "./bench-conversation.ts";
 import { manyRows } from "./bench-many.ts";
+import { probeHost } from "./bench-host.ts";
 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const runs = (part: string) => !ONLY || ONLY.has(part);
@@ -251,6 +254,8 @@ async function firstServerRows(account: MailAccount): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const host = await probeHost(); // before anything of the bench's own runs
+  console.log(host.before);
   const h = await getHarness();
   await seed(h);
   const account = testAccount(h.dovecot.users.alice, h.dovecot);
@@ -266,6 +271,7 @@ async function main(): Promise<void> {
     if (runs("conversation")) await conversationRows(h); // issue 20: get_thread, a 5 MB forward
     if (runs("pdf")) await pdfRows(h); // issue 19: get_attachment on a 1-page and a 50-page PDF, time and peak RSS
     if (runs("many")) await manyRows(); // issue 25: 1,000 mailboxes on one instance
+    console.log(`\n${host.after()}`);
   } finally {
     await stopHarness();
   }
