@@ -9,7 +9,7 @@ export const ROOT = resolve(import.meta.dir, "..", "..");
 export const SRC = join(ROOT, "src");
 
 /** `from "x"` after import/export (type-only too), a bare `import "x"`, and `import("x")`. */
-const STATIC = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']/g;
+const STATIC = /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:([\w*{}\s,$]+?)\s+from\s+)?["']([^"']+)["']/g;
 const DYNAMIC = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 /** The code without comments: a path named in a comment is not an import. */
@@ -17,13 +17,29 @@ export function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "").replace(/([;{}(),])\s*\/\/.*$/gm, "$1");
 }
 
-/** The specifiers a source text imports, in order. */
-export function specifiers(source: string): string[] {
-  const code = stripComments(source);
-  return [...code.matchAll(STATIC), ...code.matchAll(DYNAMIC)].map((m) => m[1]!);
+export interface ImportStatement {
+  spec: string;
+  /** `import type …`, or every name in braces marked `type`: no value crosses. */
+  typeOnly: boolean;
 }
 
-function resolveSpecifier(from: string, spec: string): string | null {
+/** The imports of a source text: static ones first, then dynamic ones. */
+export function imports(source: string): ImportStatement[] {
+  const code = stripComments(source);
+  const allTypes = (names: string | undefined) =>
+    names !== undefined && /^\s*\{[^}]*\}\s*$/.test(names) && names.replace(/[{}]/g, "").split(",").map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith("type "));
+  return [
+    ...[...code.matchAll(STATIC)].map((m) => ({ spec: m[3]!, typeOnly: m[1] !== undefined || allTypes(m[2]) })),
+    ...[...code.matchAll(DYNAMIC)].map((m) => ({ spec: m[1]!, typeOnly: false })),
+  ];
+}
+
+/** The specifiers a source text imports, in order. */
+export function specifiers(source: string): string[] {
+  return imports(source).map((i) => i.spec);
+}
+
+export function resolveSpecifier(from: string, spec: string): string | null {
   if (!spec.startsWith(".")) return null;
   const base = resolve(dirname(from), spec);
   for (const p of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts")]) {
