@@ -55,7 +55,7 @@ const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), sy
 startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const sending = async () => (await import("../src/mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, systemClock);
+const sending = async () => (await import("../src/mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, systemClock, runtime.mail.smtp);
 const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
 const providers = new OAuthProviders(config.oauth);
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });

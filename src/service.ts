@@ -9,7 +9,7 @@ import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
-import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
+import { sweepSendCaps } from "./sending/caps.ts";
 import { ClientRegistry } from "./oauth/protocol/clients.ts";
 import { clientDocumentsFor } from "./oauth/protocol/documents/documents.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
@@ -71,7 +71,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const stopMcp = startMcpSweeper(runtime);
   // Built with the first /mcp request, like the endpoint: the send gate's codecs are the SDK's.
-  const sending = async () => (await import("./mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock);
+  const sending = async () => (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
   });

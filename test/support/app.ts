@@ -12,7 +12,7 @@ import type { PoolOptions } from "../../src/mail/imap/pool.ts";
 import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
-import { buildSending } from "../../src/mcp/send-gate/sending.ts";
+import { buildSending } from "../../src/mcp/confirm/tool-sending.ts";
 import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
 import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
 
@@ -41,7 +41,7 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
+  const sending = buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;

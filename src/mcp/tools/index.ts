@@ -31,7 +31,7 @@
 // - title is written once: clients get it as the tool's title and as annotations.title.
 // - audience "app": a tool for an MCP App (a button on the review card), never for the model: listed
 //   and callable only for clients that render apps, with `_meta.ui.visibility: ["app"]` in config._meta.
-// - A tool that sends mail calls ctx.sending.send(request) (src/mcp/send-gate/gate.ts), never SMTP itself.
+// - A tool that sends mail calls ctx.sending.send(request) (src/sending/gate.ts), never SMTP itself.
 // - inputSchema / outputSchema are zod (v4) raw shapes. The SDK validates arguments before the
 //   handler runs and names the bad field ("... at limit"); give every field a .describe() for the
 //   model. Fields several tools share are in ./schemas/.

@@ -4,7 +4,7 @@
 // (connections, sessions, limits, calls in flight) exists from the start: revocation reaches it whether
 // or not /mcp has run. The send gate's codecs load the SDK too, so the composition root may hand them
 // over as a function, called with the first request.
-import type { Sending } from "../send-gate/sending.ts";
+import type { Sending } from "../confirm/tool-sending.ts";
 import type { McpAnswering, McpEndpoint, McpEndpointDeps } from "./endpoint.ts";
 
 export type LazyEndpointDeps = Omit<McpEndpointDeps, "sending"> & { sending: Sending | (() => Promise<Sending>) };
