@@ -81,7 +81,11 @@ export function readSettingsFile(path: string, required: boolean, warn: (message
 }
 
 function holdsSecret(doc: Record<string, unknown>): boolean {
-  if (Object.keys(doc).some((k) => rowByName(k)?.secret)) return true;
+  const secret = ([k, v]: [string, unknown]) => {
+    const kind = rowByName(k)?.secret;
+    return kind === "whole" || (kind === "password" && typeof v === "string" && URL.canParse(v) && new URL(v).password !== "");
+  };
+  if (Object.entries(doc).some(secret)) return true;
   const providers = doc[PROVIDERS_TABLE];
   return Array.isArray(providers) && providers.some((p) => p && typeof p === "object" && "client_secret" in p);
 }

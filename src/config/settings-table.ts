@@ -15,8 +15,8 @@ export interface SettingRow {
   default: string;
   /** One line for `--help`. */
   help: string;
-  /** Never printed back (`mailbox-mcp config` masks it). */
-  secret?: boolean;
+  /** Never printed back: `mailbox-mcp config` masks the whole value, or only the password of a URL. */
+  secret?: "whole" | "password";
   /** Locates the settings file itself, so it cannot come from there. */
   notInFile?: boolean;
 }
@@ -27,12 +27,12 @@ export const SETTINGS: readonly SettingRow[] = [
   { name: "base_url", kind: "text", arg: "URL", default: "http://localhost:PORT", help: "the public origin clients use: OAuth issuer, metadata URLs, own CORS origin" },
   { name: "host", kind: "text", arg: "HOST", default: "127.0.0.1", help: "listen address" },
   { name: "port", kind: "number", arg: "PORT", default: "8787", help: "listen port" },
-  { name: "data_dir", kind: "text", arg: "DIR", default: "~/.local/share/mailbox-mcp ($XDG_DATA_HOME/mailbox-mcp)", help: "store, keys and config.toml", notInFile: true },
+  { name: "data_dir", kind: "text", arg: "DIR", default: "$XDG_DATA_HOME/mailbox-mcp, else ~/.local/share/mailbox-mcp", help: "store, keys and config.toml", notInFile: true },
   { name: "config_file", kind: "text", arg: "FILE", default: "config.toml in the data dir, if there", help: "the settings file (TOML; keys are these names in lower case, e.g. send_limits)", notInFile: true },
-  { name: "database_url", kind: "text", arg: "URL", default: "none: the SQLite file in the data dir", help: "postgres://… shared by several instances; then client_id, client_secret and secret_key must be set", secret: true },
+  { name: "database_url", kind: "text", arg: "URL", default: "none: the SQLite file in the data dir", help: "postgres://… shared by several instances; then client_id, client_secret and secret_key must be set", secret: "password" },
   { name: "client_id", kind: "text", arg: "ID", default: "generated at first start (client.json)", help: "the one configured OAuth client; required with a database URL" },
-  { name: "client_secret", kind: "text", arg: "SECRET", default: "generated at first start (client.json)", help: "its secret, at least 32 characters (openssl rand -hex 32)", secret: true },
-  { name: "secret_key", kind: "text", arg: "BASE64", default: "secret.key in the data dir", help: "32-byte base64 master key (openssl rand -base64 32); required with a database URL", secret: true },
+  { name: "client_secret", kind: "text", arg: "SECRET", default: "generated at first start (client.json)", help: "its secret, at least 32 characters (openssl rand -hex 32)", secret: "whole" },
+  { name: "secret_key", kind: "text", arg: "BASE64", default: "secret.key in the data dir", help: "32-byte base64 master key (openssl rand -base64 32); required with a database URL", secret: "whole" },
   { name: "client_hosts", kind: "list", arg: "HOST,HOST", default: "claude.ai,claude.com", help: "the two hosted clients whose https://HOST/api/mcp/auth_callback is allowed" },
   { name: "site_origin", kind: "text", arg: "ORIGIN", default: "none", help: "one more allowed web origin" },
   { name: "extra_redirect_uris", kind: "list", arg: "URIS", default: "none", help: "comma list of further redirect URIs; a loopback one (http://localhost/callback) matches any port, any other exactly" },
@@ -45,10 +45,10 @@ export const SETTINGS: readonly SettingRow[] = [
   { name: "send_limits", kind: "text", arg: "N/h,N/d", default: "30/h,200/d", help: "messages one grant may send per hour and per day" },
   { name: "imap_max_connections", kind: "number", arg: "N", default: "auto (sized from memory and the file limit)", help: "most IMAP connections held at once, one per active mailbox" },
   { name: "microsoft_client_id", kind: "text", arg: "ID", default: "none", help: "\"Sign in with Microsoft\" on the setup page (Outlook.com, Microsoft 365)" },
-  { name: "microsoft_client_secret", kind: "text", arg: "SECRET", default: "none (a public client)", help: "the Microsoft app's client secret", secret: true },
+  { name: "microsoft_client_secret", kind: "text", arg: "SECRET", default: "none (a public client)", help: "the Microsoft app's client secret", secret: "whole" },
   { name: "microsoft_tenant", kind: "text", arg: "TENANT", default: "common", help: "the Microsoft tenant: common, organizations, consumers, or a tenant id or domain" },
   { name: "google_client_id", kind: "text", arg: "ID", default: "none", help: "\"Sign in with Google\" on the setup page" },
-  { name: "google_client_secret", kind: "text", arg: "SECRET", default: "none", help: "the Google app's client secret (required with its id)", secret: true },
+  { name: "google_client_secret", kind: "text", arg: "SECRET", default: "none", help: "the Google app's client secret (required with its id)", secret: "whole" },
   { name: "oauth_providers_file", kind: "text", arg: "FILE", default: "none", help: "JSON file of further OAuth mail providers (or [[oauth_providers]] in the settings file)" },
 ];
 
