@@ -89,8 +89,7 @@ describe("the settings file", () => {
   test("TOML types: lists, booleans and numbers as the environment's strings", () => {
     const { dir } = dataDirWith(`allowed_mailboxes = ["@example.org", "imap.example.org"]\ntrust_proxy = true\nport = 9001\nopen_registration = false`);
     const s = parseSettings([], { MAILBOX_MCP_DATA_DIR: dir });
-    expect(s.allowedMailboxes?.domains).toEqual(new Set(["example.org"]));
-    expect(s.allowedMailboxes?.hosts).toEqual(new Set(["imap.example.org"]));
+    expect(s.allowedMailboxes).toEqual({ anyone: false, addresses: new Set(), domains: new Set(["example.org"]), hosts: new Set(["imap.example.org"]) });
     expect([s.trustProxy, s.port, s.openRegistration]).toEqual([true, 9001, false]);
   });
 
