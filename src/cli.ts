@@ -3,6 +3,7 @@ import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { settingsHelp } from "./config/help.ts";
+import { rowByFlag } from "./config/settings-table.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
 import { startService, storeLabel } from "./service.ts";
@@ -100,8 +101,23 @@ export function invocation(env: Env, main = Bun.main, execPath = process.execPat
 /** A word quoted for a POSIX shell when it needs it. */
 const shellWord = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
 
-/** The configuration flags a verb was given, to repeat in a hint for another verb (none is secret). */
-const flagsOf = (args: string[]): string => args.map((a) => ` ${shellWord(a)}`).join("");
+/**
+ * The configuration flags a verb was given, to repeat in a hint for another verb. The hint goes to the
+ * log, so a secret's flag is left out with its value (the settings file or environment can hold it).
+ */
+export function flagsOf(args: string[]): string {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.split("=")[0]!;
+    const row = rowByFlag(name);
+    if (!row?.secret) kept.push(args[i]!);
+    if (row && row.kind !== "switch" && !args[i]!.includes("=")) {
+      if (!row.secret && i + 1 < args.length) kept.push(args[i + 1]!);
+      i++;
+    }
+  }
+  return kept.map((a) => ` ${shellWord(a)}`).join("");
+}
 
 async function serveForever(config: Config, log: Logger, clientCommand: string): Promise<boolean> {
   let service;

@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { flagsOf } from "../src/cli.ts";
 import { ConfigError, parseSettings } from "../src/config.ts";
 import { resolveSources } from "../src/config/sources.ts";
 import { envName, SETTINGS } from "../src/config/settings-table.ts";
@@ -174,5 +175,12 @@ describe("mailbox-mcp config", () => {
     expect(out).toContain(`send_limits = 30/h,200/d  # default`);
     expect(out).toContain("# [[oauth_providers]]: acme  # file");
     expect(out.trim().split("\n").filter((l) => !l.startsWith("#"))).toHaveLength(SETTINGS.length);
+  });
+});
+
+describe("the start log's hint repeats the flags, never a secret one", () => {
+  test("secret flags dropped with their values, others kept", () => {
+    expect(flagsOf(["--data-dir", "/d", "--client-secret", "S".repeat(40), "--open-registration", `--secret-key=${"k".repeat(44)}`, "--port", "1"]))
+      .toBe(" --data-dir /d --open-registration --port 1");
   });
 });
