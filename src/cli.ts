@@ -1,13 +1,16 @@
-// Command-line verbs: serve (default), client, healthcheck, --help, --version.
+// Command-line verbs: serve (default), client, healthcheck, config, the owner's verbs, --help, --version.
 import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
+import { settingsHelp } from "./config/help.ts";
+import { rowByFlag } from "./config/settings-table.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";
 import { activityVerb } from "./verbs/activity.ts";
+import { configVerb } from "./verbs/config.ts";
 import { grantsVerb, revokeVerb } from "./verbs/grants.ts";
 import { openStoreForVerb, splitArgs, VerbError } from "./verbs/verb-args.ts";
 
@@ -28,55 +31,21 @@ Usage:
                                   on the same data dir ends its sessions within 2 seconds
   mailbox-mcp activity [--grant ID] [--since YYYY-MM-DD] [--json]
                                   what the apps did: every draft, send, mark and move (90 days)
+  mailbox-mcp config [options]    print every setting in effect and where it came from (flag, env,
+                                  file, default); secrets masked
   mailbox-mcp --help | --version
 
-The owner's verbs (grants, revoke, activity) take the server's options and work on its store.
+The owner's verbs (grants, revoke, activity) take the server's settings and work on its store.
 
-Options (each also an environment variable; flags win):
-  --base-url URL    MAILBOX_MCP_BASE_URL    public origin clients use (default http://localhost:PORT)
-  --host HOST       MAILBOX_MCP_HOST        listen address (default 127.0.0.1)
-  --port PORT       MAILBOX_MCP_PORT        listen port (default 8787)
-  --data-dir DIR    MAILBOX_MCP_DATA_DIR    store and keys (default ~/.local/share/mailbox-mcp)
-  --database-url URL  MAILBOX_MCP_DATABASE_URL  postgres://… shared by several instances (default:
-                    the SQLite file in the data dir); then the three keys below must be set
-  --open-registration  MAILBOX_MCP_OPEN_REGISTRATION=true
-                    let clients register themselves (RFC 7591): Claude Code, ChatGPT, VS Code and
-                    MCP Inspector then need only the URL (default off: one configured client);
-                    needs MAILBOX_MCP_ALLOWED_MAILBOXES
-  --client-metadata-documents  MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS=true
-                    accept clients whose client_id is the https URL of their metadata document
-                    (fetched under the public-address rules of mail hosts; default off);
-                    needs MAILBOX_MCP_ALLOWED_MAILBOXES
-
-Environment only:
-  MAILBOX_MCP_CLIENT_ID, MAILBOX_MCP_CLIENT_SECRET   the OAuth client (generated at first start;
-                                   required with a database URL)
-  MAILBOX_MCP_CLIENT_HOSTS         hosted client callback hosts (default claude.ai,claude.com)
-  MAILBOX_MCP_SITE_ORIGIN          one more allowed web origin
-  MAILBOX_MCP_EXTRA_REDIRECT_URIS  comma list of exact redirect URIs (e.g. http://localhost:8080/callback)
-  MAILBOX_MCP_EXTRA_ORIGINS        comma list of further CORS origins
-  MAILBOX_MCP_SECRET_KEY           32-byte base64 master key (default: secret.key in the data dir;
-                                   required with a database URL)
-  MAILBOX_MCP_ALLOW_PRIVATE_HOSTS  true to allow custom mail servers on private addresses
-  MAILBOX_MCP_TRUST_PROXY          true behind a reverse proxy: rate-limit by X-Forwarded-For
-  MAILBOX_MCP_MICROSOFT_CLIENT_ID, _CLIENT_SECRET, _TENANT
-                                   "Sign in with Microsoft" on the setup page (Outlook.com, Microsoft 365)
-  MAILBOX_MCP_GOOGLE_CLIENT_ID, _CLIENT_SECRET   "Sign in with Google"
-  MAILBOX_MCP_OAUTH_PROVIDERS_FILE JSON file of further OAuth mail providers (docs/oauth-providers.md)
-  MAILBOX_MCP_ALLOWED_MAILBOXES    whose mailboxes may be connected: comma list of addresses,
-                                   @domains and IMAP hosts (e.g. you@example.com,@example.org,
-                                   mail.example.net), or * for anyone; required with open registration
-  MAILBOX_MCP_IMAP_MAX_CONNECTIONS most IMAP connections held at once, one per active mailbox
-                                   (default auto: what this machine's memory and file limit hold)
-`;
+${settingsHelp()}`;
 
 function loadConfig(args: string[], env: Env, log: Logger): Config {
-  return prepareDataDir(parseSettings(args, env), pkg.version, (m) => log.warn(m));
+  return prepareDataDir(parseSettings(args, env, (m) => log.warn(m)), pkg.version, (m) => log.warn(m));
 }
 
 /** The configuration `serve` runs with: checked further before anything is created (checkServeSettings). */
 function loadServeConfig(args: string[], env: Env, log: Logger): Config {
-  const settings = parseSettings(args, env);
+  const settings = parseSettings(args, env, (m) => log.warn(m));
   checkServeSettings(settings);
   return prepareDataDir(settings, pkg.version, (m) => log.warn(m));
 }
@@ -132,8 +101,23 @@ export function invocation(env: Env, main = Bun.main, execPath = process.execPat
 /** A word quoted for a POSIX shell when it needs it. */
 const shellWord = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
 
-/** The configuration flags a verb was given, to repeat in a hint for another verb (none is secret). */
-const flagsOf = (args: string[]): string => args.map((a) => ` ${shellWord(a)}`).join("");
+/**
+ * The configuration flags a verb was given, to repeat in a hint for another verb. The hint goes to the
+ * log, so a secret's flag is left out with its value (the settings file or environment can hold it).
+ */
+export function flagsOf(args: string[]): string {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.split("=")[0]!;
+    const row = rowByFlag(name);
+    if (!row?.secret) kept.push(args[i]!);
+    if (row && row.kind !== "switch" && !args[i]!.includes("=")) {
+      if (!row.secret && i + 1 < args.length) kept.push(args[i + 1]!);
+      i++;
+    }
+  }
+  return kept.map((a) => ` ${shellWord(a)}`).join("");
+}
 
 async function serveForever(config: Config, log: Logger, clientCommand: string): Promise<boolean> {
   let service;
@@ -171,7 +155,7 @@ async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: 
     const a = splitArgs(args, verb === "activity" ? ["--grant", "--since"] : [], ["--json"]);
     if (verb === "revoke" && a.positional.length !== 1) throw new VerbError(`usage: ${command} revoke <grant-id | email address>`, 2);
     if (verb !== "revoke" && a.positional.length) throw new VerbError(`${verb} takes no argument "${a.positional[0]}"`, 2);
-    const { config, store } = await openStoreForVerb(parseSettings(a.config, env), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
+    const { config, store } = await openStoreForVerb(parseSettings(a.config, env, (m) => log.warn(m)), (s) => prepareDataDir(s, pkg.version, (m) => log.warn(m)));
     try {
       const json = a.flags.has("--json");
       if (verb === "grants") await grantsVerb(store, config, json, out);
@@ -197,7 +181,8 @@ export async function run(argv: string[], env: Env, out: Out = (t) => process.st
   try {
     if (OWNER_VERBS.has(verb)) return await ownerVerb(verb, rest, env, out, err, log);
     if (verb === "client") return out(clientInstructions(loadConfig(rest, env, log))), 0;
-    if (verb === "healthcheck") return healthcheck(parseSettings(rest, env), err);
+    if (verb === "healthcheck") return healthcheck(parseSettings(rest, env, (m) => log.warn(m)), err);
+    if (verb === "config") return configVerb(rest, env, out, (m) => log.warn(m)), 0;
     if (verb !== "serve") return out(`unknown command "${verb}"\n\n${HELP}`), 2;
     return (await serveForever(loadServeConfig(rest, env, log), log, `${invocation(env)} client${flagsOf(rest)}`)) ? null : 1;
   } catch (err) {

@@ -1,13 +1,16 @@
-// Configuration (docs/design.md §1): flags, then environment, then defaults; read and checked once at start-up.
-// Nothing else in src/ reads the environment.
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { parseAllowedMailboxes, type AllowedMailboxes } from "./allowed-mailboxes.ts";
-
+// Configuration (docs/design.md §1): flags, then environment, then the settings file, then defaults;
+// read and checked once at start-up. Nothing else in src/ reads the environment.
+import type { AllowedMailboxes } from "./allowed-mailboxes.ts";
 import { ConfigError } from "./config/error.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./config/oauth-providers.ts";
+import { defaultDataDir, resolveSources, type Env, type ResolvedSources } from "./config/sources.ts";
+import { rowByEnv } from "./config/settings-table.ts";
+import {
+  allowedMailboxes, bool, countOrAuto, databaseUrl, decodeSecretKey, list, origin, port, sendLimits, type SendLimits,
+} from "./config/values.ts";
 
-export { ConfigError };
+export { ConfigError, decodeSecretKey, defaultDataDir, sendLimits, type SendLimits };
+export { DEFAULT_SEND_LIMITS } from "./config/values.ts";
 
 export interface Settings {
   baseUrl: string;
@@ -40,14 +43,6 @@ export interface Settings {
   imapMaxConnections: number | null;
 }
 
-export interface SendLimits {
-  perHour: number;
-  perDay: number;
-}
-
-/** MAILBOX_MCP_SEND_LIMITS' default: room for a busy person's day, not for a runaway loop. */
-export const DEFAULT_SEND_LIMITS: SendLimits = { perHour: 30, perDay: 200 };
-
 /** Settings plus what the data dir supplies when not configured. */
 export interface Config extends Settings {
   clientId: string;
@@ -56,137 +51,7 @@ export interface Config extends Settings {
   version: string;
 }
 
-type Env = Record<string, string | undefined>;
-
 export const MIN_CLIENT_SECRET = 32;
-
-const FLAGS: Record<string, string> = {
-  "--base-url": "MAILBOX_MCP_BASE_URL",
-  "--host": "MAILBOX_MCP_HOST",
-  "--port": "MAILBOX_MCP_PORT",
-  "--data-dir": "MAILBOX_MCP_DATA_DIR",
-  "--database-url": "MAILBOX_MCP_DATABASE_URL",
-};
-
-/** Switches: the bare flag means true; `--flag=false` turns one off. They never take the next argument. */
-const SWITCHES: Record<string, string> = {
-  "--open-registration": "MAILBOX_MCP_OPEN_REGISTRATION",
-  "--client-metadata-documents": "MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS",
-};
-
-/** Flags (`--port 8080` or `--port=8080`) mapped onto their environment keys; flags win. */
-export function flagsToEnv(args: string[]): Env {
-  const out: Env = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    const switchKey = SWITCHES[name];
-    if (switchKey) {
-      out[switchKey] = inline ?? "true";
-      continue;
-    }
-    const key = FLAGS[name];
-    if (!key) throw new ConfigError(arg, "unknown option (see --help)");
-    const value = inline ?? args[++i];
-    if (value === undefined) throw new ConfigError(name, "needs a value");
-    out[key] = value;
-  }
-  return out;
-}
-
-function origin(key: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(key, `"${value}" is not a URL with a scheme, e.g. https://mail.example.com`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(key, "must start with http:// or https://");
-  if (url.pathname !== "/" || url.search || url.hash) throw new ConfigError(key, "must be an origin only (scheme and host, no path)");
-  return url.origin;
-}
-
-function list(value: string | undefined): string[] {
-  return (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-}
-
-function bool(key: string, value: string | undefined): boolean {
-  if (value === undefined || value === "") return false;
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(key, `"${value}" is not true or false`);
-}
-
-function port(key: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 65535) throw new ConfigError(key, `"${value}" is not a port (1-65535)`);
-  return n;
-}
-
-/** A Postgres URL as Bun.SQL takes it; its password is never echoed back in an error. */
-function databaseUrl(value: string | undefined): string | null {
-  if (value === undefined || value === "") return null;
-  const key = "MAILBOX_MCP_DATABASE_URL";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(key, "is not a URL; expected postgres://USER:PASSWORD@HOST:PORT/DATABASE (unset: the SQLite file in the data dir)");
-  }
-  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new ConfigError(key, `must start with postgres:// (got ${url.protocol}//); unset it for the SQLite file in the data dir`);
-  }
-  if (!url.hostname || url.pathname.length <= 1) throw new ConfigError(key, "must name a host and a database: postgres://USER:PASSWORD@HOST:PORT/DATABASE");
-  return value;
-}
-
-/** `30/h,200/d`: either part may be left out (it keeps its default); each count 1 to 100000. */
-export function sendLimits(value: string | undefined): SendLimits {
-  const key = "MAILBOX_MCP_SEND_LIMITS";
-  const out = { ...DEFAULT_SEND_LIMITS };
-  const seen = new Set<string>();
-  for (const part of list(value)) {
-    const m = /^(\d{1,6})\s*\/\s*(h|d)$/i.exec(part);
-    const n = m ? Number(m[1]) : 0;
-    if (!m || n < 1 || n > 100_000) throw new ConfigError(key, `"${part}" is not a count per hour or per day, e.g. 30/h,200/d`);
-    const unit = m[2]!.toLowerCase();
-    if (seen.has(unit)) throw new ConfigError(key, `gives the count per ${unit === "h" ? "hour" : "day"} twice`);
-    seen.add(unit);
-    if (unit === "h") out.perHour = n;
-    else out.perDay = n;
-  }
-  if (out.perHour > out.perDay) throw new ConfigError(key, `${out.perHour} an hour is more than ${out.perDay} a day`);
-  return out;
-}
-
-export function decodeSecretKey(key: string, value: string): Uint8Array {
-  const bytes = Buffer.from(value.trim(), "base64");
-  if (bytes.length !== 32 || bytes.toString("base64").replace(/=+$/, "") !== value.trim().replace(/=+$/, "")) {
-    throw new ConfigError(key, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)");
-  }
-  return new Uint8Array(bytes);
-}
-
-export function defaultDataDir(env: Env): string {
-  const xdg = env.XDG_DATA_HOME;
-  return join(xdg && xdg.startsWith("/") ? xdg : join(env.HOME ?? homedir(), ".local", "share"), "mailbox-mcp");
-}
-
-/** A positive whole number, or null when unset or "auto". */
-function countOrAuto(key: string, value: string | undefined): number | null {
-  if (value === undefined || value.trim() === "" || value.trim() === "auto") return null;
-  const n = Number(value.trim());
-  if (!/^\d+$/.test(value.trim()) || n < 1 || !Number.isSafeInteger(n)) throw new ConfigError(key, `"${value}" is not a whole number of at least 1 (or "auto")`);
-  return n;
-}
-
-function allowedMailboxes(value: string | undefined): AllowedMailboxes | null {
-  if (value === undefined || value.trim() === "") return null;
-  const parsed = parseAllowedMailboxes(value);
-  if (typeof parsed === "string") throw new ConfigError("MAILBOX_MCP_ALLOWED_MAILBOXES", parsed);
-  return parsed;
-}
 
 /**
  * The settings that let anyone on the internet reach the setup form with a client of their own:
@@ -214,8 +79,26 @@ export function checkServeSettings(s: Settings): void {
     "verified the login, mail hosts as connected), or MAILBOX_MCP_ALLOWED_MAILBOXES=* to let anyone connect");
 }
 
-export function parseSettings(args: string[], env: Env): Settings {
-  const e = { ...env, ...flagsToEnv(args) };
+/**
+ * The settings of these flags and this environment, with the settings file they name (or the data
+ * dir's config.toml) under them. `warn` hears about a settings file others may read.
+ */
+export function parseSettings(args: string[], env: Env, warn: (message: string) => void = () => {}): Settings {
+  return settingsFrom(resolveSources(args, env, warn));
+}
+
+/** A value from the settings file that fails its check is named by its key and the file, not the environment name. */
+export function settingsFrom(r: ResolvedSources): Settings {
+  try {
+    return checked(r.values, r);
+  } catch (err) {
+    const row = err instanceof ConfigError ? rowByEnv(err.key) : null;
+    if (!row || r.sourceOf(row) !== "file") throw err;
+    throw new ConfigError(`${r.file!.path}: ${row.name}`, (err as ConfigError).problem);
+  }
+}
+
+function checked(e: Env, r: ResolvedSources): Settings {
   const host = e.MAILBOX_MCP_HOST || "127.0.0.1";
   const p = port("MAILBOX_MCP_PORT", e.MAILBOX_MCP_PORT, 8787);
   const baseUrl = e.MAILBOX_MCP_BASE_URL
@@ -252,7 +135,7 @@ export function parseSettings(args: string[], env: Env): Settings {
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
     sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
-    oauth: parseOAuthSettings(e, allowPrivateHosts),
+    oauth: parseOAuthSettings(e, allowPrivateHosts, r.file),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
     clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),
     imapMaxConnections: countOrAuto("MAILBOX_MCP_IMAP_MAX_CONNECTIONS", e.MAILBOX_MCP_IMAP_MAX_CONNECTIONS),

@@ -1,6 +1,6 @@
 // The CLI as a user runs it: a real process, a real port, an empty data dir.
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
@@ -66,6 +66,23 @@ describe("mailbox-mcp CLI", () => {
     const client = await cli(["client", "--open-registration"], { MAILBOX_MCP_DATA_DIR: fresh });
     expect(client.code).toBe(0);
     expect(client.stdout).toContain("Mailboxes allowed : not set");
+  });
+
+  test("config: the settings in effect with their source, secrets masked; a bad file value stops it naming file and key", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cli-cfg-"));
+    const secret = "never-printed-".repeat(3);
+    writeFileSync(join(dir, "config.toml"), `send_limits = "5/h"\nclient_secret = "${secret}"\n`, { mode: 0o600 });
+    const r = await cli(["config", "--port", "9999"], { MAILBOX_MCP_DATA_DIR: dir, MAILBOX_MCP_HOST: "0.0.0.0" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stdout).toContain("\nport = 9999  # flag\n");
+    expect(r.stdout).toContain(`host = "0.0.0.0"  # env`);
+    expect(r.stdout).toContain(`send_limits = "5/h"  # file`);
+    expect(r.stdout).toContain(`client_secret = "********"  # file`);
+    writeFileSync(join(dir, "config.toml"), `send_limits = "5/m"\n`);
+    const bad = await cli(["config"], { MAILBOX_MCP_DATA_DIR: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe(`mailbox-mcp: configuration error: ${join(dir, "config.toml")}: send_limits: "5/m" is not a count per hour or per day, e.g. 30/h,200/d`);
   });
 
   test("healthcheck says why it fails: an error status, or something that is not mailbox-mcp", async () => {

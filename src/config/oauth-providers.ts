@@ -1,9 +1,11 @@
 // OAuth mail providers as configured (docs/design.md §1, §5): the Microsoft and Google presets turned on
-// by their client ids, and further providers from MAILBOX_MCP_OAUTH_PROVIDERS_FILE, checked here at
+// by their client ids, and further providers from MAILBOX_MCP_OAUTH_PROVIDERS_FILE or the settings file's
+// [[oauth_providers]], checked here at
 // start-up so a bad file stops the server with a line naming the field. What each provider *is*
 // (endpoints of the presets, how to sign in) lives in src/mail/providers/oauth/; this file only reads.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./error.ts";
+import { PROVIDERS_TABLE, type SettingsFile } from "./settings-file.ts";
 
 export interface OAuthClientSettings {
   clientId: string;
@@ -45,6 +47,8 @@ export interface OAuthSettings {
 }
 
 type Env = Record<string, string | undefined>;
+/** Throws the one-line error, naming where the provider came from. */
+type Blame = (problem: string) => never;
 
 const FILE_KEY = "MAILBOX_MCP_OAUTH_PROVIDERS_FILE";
 /** Ids the built-in providers use; a file provider must not shadow one. */
@@ -76,10 +80,8 @@ function microsoft(env: Env): OAuthSettings["microsoft"] {
 }
 
 /** A field checker bound to one provider entry, so every message names the file and the field. */
-function fields(path: string, index: number, raw: Record<string, unknown>, allowHttp: boolean) {
-  const fail = (field: string, problem: string): never => {
-    throw new ConfigError(FILE_KEY, `${path}: providers[${index}].${field} ${problem}`);
-  };
+function fields(blame: Blame, entry: string, raw: Record<string, unknown>, allowHttp: boolean) {
+  const fail = (field: string, problem: string): never => blame(`${entry}.${field} ${problem}`);
   const str = (field: string, max = 2048): string => {
     const v = raw[field];
     if (typeof v !== "string" || !v.trim() || v.length > max || /[\u0000-\u001f\u007f]/.test(v)) fail(field, `must be a non-empty string`);
@@ -129,8 +131,8 @@ function extraParams(raw: unknown, fail: (f: string, p: string) => never): Recor
   return out;
 }
 
-function fileProvider(path: string, index: number, raw: Record<string, unknown>, allowHttp: boolean): FileProviderSettings {
-  const f = fields(path, index, raw, allowHttp);
+function fileProvider(blame: Blame, entry: string, raw: Record<string, unknown>, allowHttp: boolean): FileProviderSettings {
+  const f = fields(blame, entry, raw, allowHttp);
   const id = f.str("id", 32).toLowerCase();
   if (!/^[a-z0-9][a-z0-9._-]*$/.test(id)) f.fail("id", "may hold only letters, digits, '.', '_' and '-'");
   if (RESERVED_PROVIDER_IDS.has(id)) f.fail("id", `"${id}" is a built-in provider's id: choose another`);
@@ -163,23 +165,44 @@ export function readProvidersFile(path: string | null, allowHttp: boolean, read 
       : (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message;
     throw new ConfigError(FILE_KEY, `${path}: cannot be read as JSON (${why})`);
   }
+  const blame: Blame = (problem) => {
+    throw new ConfigError(FILE_KEY, `${path}: ${problem}`);
+  };
   const list = (doc as { providers?: unknown })?.providers;
-  if (!Array.isArray(list) || list.length === 0 || list.length > 20) throw new ConfigError(FILE_KEY, `${path}: must be {"providers": [ … ]} with 1 to 20 providers`);
+  if (!Array.isArray(list) || list.length === 0 || list.length > 20) blame(`must be {"providers": [ … ]} with 1 to 20 providers`);
+  return providerList(list as unknown[], "providers", blame, allowHttp);
+}
+
+/** Entries of the providers file, or of `[[oauth_providers]]` in the settings file, each checked. */
+function providerList(list: unknown[], name: string, blame: Blame, allowHttp: boolean): FileProviderSettings[] {
+  if (list.length === 0 || list.length > 20) blame(`${name} must hold 1 to 20 providers`);
   const out = list.map((raw, i) => {
-    if (!raw || typeof raw !== "object") throw new ConfigError(FILE_KEY, `${path}: providers[${i}] must be an object`);
-    return fileProvider(path, i, raw as Record<string, unknown>, allowHttp);
+    if (!raw || typeof raw !== "object") blame(`${name}[${i}] must be an object`);
+    return fileProvider(blame, `${name}[${i}]`, raw as Record<string, unknown>, allowHttp);
   });
   const ids = out.map((p) => p.id);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice) throw new ConfigError(FILE_KEY, `${path}: the id "${twice}" is used twice`);
+  if (twice) blame(`the id "${twice}" is used twice`);
   return out;
 }
 
+/** The `[[oauth_providers]]` tables of the settings file; errors name the file and the entry. */
+function settingsFileProviders(file: SettingsFile | null, allowHttp: boolean): FileProviderSettings[] {
+  if (!file?.providers) return [];
+  const blame: Blame = (problem) => {
+    throw new ConfigError(file.path, problem);
+  };
+  return providerList(file.providers, PROVIDERS_TABLE, blame, allowHttp);
+}
+
 /** The OAuth providers of this configuration; `allowHttp` (private hosts allowed) lets a file name http:// endpoints. */
-export function parseOAuthSettings(env: Env, allowHttp: boolean): OAuthSettings {
+export function parseOAuthSettings(env: Env, allowHttp: boolean, settingsFile: SettingsFile | null = null): OAuthSettings {
+  // A providers file named by flag or environment wins over the settings file's tables (the file
+  // itself may not hold both: ./settings-file.ts).
+  const path = env[FILE_KEY]?.trim() || null;
   return {
     microsoft: microsoft(env),
     google: client("MAILBOX_MCP_GOOGLE", env, true),
-    file: readProvidersFile(env[FILE_KEY]?.trim() || null, allowHttp),
+    file: path ? readProvidersFile(path, allowHttp) : settingsFileProviders(settingsFile, allowHttp),
   };
 }

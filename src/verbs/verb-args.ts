@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, Settings } from "../config.ts";
+import { rowByFlag } from "../config/settings-table.ts";
 import { CLIENT_IDLE_MS } from "../oauth/protocol/registration.ts";
 import { DB_FILE } from "../store/data-dir.ts";
 import { KeyMismatchError, openStore, SchemaMismatchError, type Store } from "../store/store.ts";
@@ -29,8 +30,8 @@ export interface VerbArgs {
 }
 
 /**
- * Splits a verb's arguments. Configuration flags all take a value (config.ts FLAGS), so anything
- * after one is its value; a bare word elsewhere is positional.
+ * Splits a verb's arguments. A configuration flag other than a switch takes a value
+ * (../config/settings-table.ts), so anything after one is its value; a bare word elsewhere is positional.
  */
 export function splitArgs(args: string[], optionNames: string[], flagNames: string[] = []): VerbArgs {
   const out: VerbArgs = { options: {}, flags: new Set(), positional: [], config: [] };
@@ -45,7 +46,8 @@ export function splitArgs(args: string[], optionNames: string[], flagNames: stri
       out.options[name] = value;
     } else if (arg.startsWith("-")) {
       out.config.push(arg);
-      if (inline === undefined && i + 1 < args.length) out.config.push(args[++i]!);
+      const takesValue = rowByFlag(name)?.kind !== "switch";
+      if (takesValue && inline === undefined && i + 1 < args.length) out.config.push(args[++i]!);
     } else {
       out.positional.push(arg);
     }
