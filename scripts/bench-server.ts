@@ -30,7 +30,7 @@ import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
-import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
+import { OAuthProviders } from "../src/oauth/provider-sign-in/registry.ts";
 
 const arg = process.argv[2] ?? "[]";
 const accounts = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg) as MailAccount[];

@@ -3,7 +3,7 @@ import { basename, relative } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { checkServeSettings, ConfigError, parseSettings, type Config, type Settings } from "./config.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
+import { OAuthProviders } from "./oauth/provider-sign-in/registry.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";

@@ -19,8 +19,8 @@ import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
-import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
-import { SignInRenewal, signInRenewAt } from "./oauth/upstream/renewal.ts";
+import { OAuthProviders } from "./oauth/provider-sign-in/registry.ts";
+import { SignInRenewal, signInRenewAt } from "./oauth/provider-sign-in/renewal.ts";
 
 export interface Service {
   url: string;

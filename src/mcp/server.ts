@@ -18,7 +18,7 @@ import type { Sending } from "./send-gate/sending.ts";
 import { skipOutputCheckOfOwnResults } from "./output-check.ts";
 import { plainToolErrors } from "./plain-errors.ts";
 import { TOOLS, type AnyTool } from "./tools/index.ts";
-import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
+import type { OAuthProviderInfo } from "../oauth/provider-sign-in/provider.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";

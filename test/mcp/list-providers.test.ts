@@ -2,7 +2,7 @@
 // the same answer on every call, each server's own sign-in providers first, and nothing a caller can change.
 import { describe, expect, test } from "bun:test";
 import { PROVIDERS } from "../../src/mail/providers/presets.ts";
-import type { OAuthProviderInfo } from "../../src/mail/providers/oauth/provider.ts";
+import type { OAuthProviderInfo } from "../../src/oauth/provider-sign-in/provider.ts";
 import type { ToolContext } from "../../src/mcp/tools/context.ts";
 import { listProviders } from "../../src/mcp/tools/read/list-providers.ts";
 

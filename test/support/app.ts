@@ -13,8 +13,8 @@ import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { buildSending } from "../../src/mcp/send-gate/sending.ts";
-import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
-import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
+import { OAuthProviders } from "../../src/oauth/provider-sign-in/registry.ts";
+import { SignInRenewal, signInRenewAt } from "../../src/oauth/provider-sign-in/renewal.ts";
 
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testConfig } from "./config.ts";
 import { testConfig } from "./config.ts";

@@ -3,7 +3,7 @@
 import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
-import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
+import type { OAuthProviderInfo } from "../../oauth/provider-sign-in/provider.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";

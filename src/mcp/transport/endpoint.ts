@@ -16,7 +16,7 @@ import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
 import type { Sending } from "../send-gate/sending.ts";
-import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
+import type { OAuthProviderInfo } from "../../oauth/provider-sign-in/provider.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -29,7 +29,7 @@ export interface McpEndpointDeps {
   sending: Sending;
   /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
   baseUrl: string;
-  /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
+  /** OAuth mail providers configured here, for list_providers (src/oauth/provider-sign-in/). */
   signInProviders?: readonly OAuthProviderInfo[];
 }
 

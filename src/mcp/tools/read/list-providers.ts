@@ -4,7 +4,7 @@ import { PROVIDERS } from "../../../mail/providers/presets.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
-import type { OAuthProviderInfo } from "../../../mail/providers/oauth/provider.ts";
+import type { OAuthProviderInfo } from "../../../oauth/provider-sign-in/provider.ts";
 
 const endpoint = z.object({
   host: z.string().nullable().describe("null for custom: the person enters it."),
