@@ -3,7 +3,6 @@
 import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
-import type { OAuthProviderInfo } from "../../oauth/provider-sign-in/provider.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
@@ -48,8 +47,6 @@ export interface ToolContext {
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;
-  /** OAuth mail providers configured on this server (list_providers); none when absent. */
-  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 /** What src/mail/write/ needs to compose, save and send a message, from the call's context. */
