@@ -32,9 +32,9 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
+  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/composition.ts; tests may override it. */
   verifyLogin: ConnectDeps["verify"];
-  /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
+  /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); built lazily (src/mcp/transport/lazy-endpoint.ts); its runtime is built by the composition root (src/composition.ts) and swept by src/service.ts. */
   mcp: McpAnswering;
   /** The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins. */
   providers: SignInStartDeps["providers"];

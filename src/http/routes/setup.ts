@@ -37,7 +37,7 @@ export interface SetupRouteOptions {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
+  /** The live mailbox login check: src/composition.ts passes src/mail/imap/verify.ts, tests may override it. */
   verifyLogin: ConnectDeps["verify"];
   /** Live mail-server logins on this instance, shared with the sign-in callback (src/http/app.ts). */
   liveLogins: ConnectDeps["inflight"];
