@@ -10,8 +10,10 @@ import { ImapFlow } from "imapflow";
 import type { MailAccount } from "../src/mail/account.ts";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
 import { getThread } from "../src/mail/read/thread/thread.ts";
-import type { OutgoingDeps } from "../src/mail/write/outgoing.ts";
-import { sendEmail } from "../src/mail/write/send.ts";
+import { assemble } from "../src/mail/write/assemble.ts";
+import { prepare, type OutgoingArgs, type OutgoingDeps } from "../src/mail/write/outgoing.ts";
+import type { OutgoingMessage } from "../src/mail/smtp/pool.ts";
+import { deliver } from "../src/sending/deliver.ts";
 import type { Harness } from "../test/support/harness.ts";
 import { startLatencyRelay, type LatencyRelay } from "../test/support/latency-relay.ts";
 import { attached, mixed, note } from "../test/support/attachment-mail.ts";
@@ -74,9 +76,18 @@ async function rows(account: MailAccount, uid: number, rtt: number, loopback: Ma
   const smtp = nodemailer.createTransport({ pool: true, host: far.smtp.host, port: far.smtp.port, secure: false, ignoreTLS: true, auth: { user: far.username, pass: far.auth.kind === "password" ? far.auth.password : "" } });
   try {
     await direct.connect();
-    const deps: OutgoingDeps = {
-      account: far, withImap: (fn) => fn(direct), content: testReaders(),
-      submit: async (m) => ({ messageId: m.messageId, ...(await smtp.sendMail({ raw: m.raw, envelope: m.envelope })) as { accepted: string[]; rejected: string[] } }),
+    const deps: OutgoingDeps = { account: far, withImap: (fn) => fn(direct), content: testReaders() };
+    const submit = async (m: OutgoingMessage) => ({ messageId: m.messageId, ...(await smtp.sendMail({ raw: m.raw, envelope: m.envelope })) as { accepted: string[]; rejected: string[] } });
+    // The direct row: compose and hand to SMTP (Sent copy, $Forwarded) as the send gate's delivery does, without the gate.
+    const sendEmail = async (args: OutgoingArgs) => {
+      const p = prepare(args, "send");
+      const a = await assemble(deps, p);
+      try {
+        const source = a.original ? { folder: a.original.folder, uid: a.original.uid } : undefined;
+        return await deliver(submit, deps, a.composed, { forwarded: p.forward ? source : undefined });
+      } finally {
+        a.release();
+      }
     };
     const thread = { folder: "INBOX", uid, max_messages: 50, max_chars_per_message: 4000, include_quoted: false };
     const fwdUid = await withLock(direct, FWD_FOLDER, async () => Math.max(...((await direct.search({ subject: FWD_SUBJECT }, { uid: true })) || [])));
@@ -90,7 +101,7 @@ async function rows(account: MailAccount, uid: number, rtt: number, loopback: Ma
     // minutes with the first outcome, without sending (at-most-once), which would time nothing.
     let n = 0;
     await row("forward 5 MB inline", FORWARD_ITER, 2, [
-      () => sendEmail(deps, { ...forward, text: `FYI ${++n}` }), () => mcp.call("send_email", { ...forward, text: `FYI ${++n}` }),
+      () => sendEmail({ ...forward, text: `FYI ${++n}` }), () => mcp.call("send_email", { ...forward, text: `FYI ${++n}` }),
     ]);
     await emptySent(direct);
   } finally {

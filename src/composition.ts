@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from "./log.ts";
 import type { PoolOptions } from "./mail/imap/pool.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "./mcp/runtime.ts";
-import type { Sending } from "./mcp/send-gate/sending.ts";
+import type { Sending } from "./mcp/confirm/tool-sending.ts";
 import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
 import { SignInRenewal, signInRenewAt } from "./oauth/provider-sign-in/renewal.ts";
 import { OAuthProviders } from "./oauth/provider-sign-in/registry.ts";
@@ -57,7 +57,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   // Built with the first /mcp request, like the endpoint: the send gate's codecs are the SDK's, and
   // the tools are the endpoint's module graph. list_providers alone gets the provider sign-ins.
   const sending = async (): Promise<Sending> =>
-    (await import("./mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock);
+    (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools(providers.info());
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,

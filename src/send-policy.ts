@@ -1,7 +1,7 @@
 // The send policy of a grant (docs/design.md §3 "Send policy"): whether mail goes out when the app
 // asks, only after the person confirmed it, or never. Written once here, at the bottom of the
 // layers beside scopes.ts, because the store keeps it on grants, the setup form offers it, the
-// owner's `grants` shows it and the send gate (src/mcp/send-gate/) applies it.
+// owner's `grants` shows it and the send gate (src/sending/) applies it.
 
 /** The setup form's `send` values, in the order the form offers them. */
 export const SEND_POLICIES = ["new_recipients", "always", "never", "direct"] as const;

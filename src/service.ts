@@ -6,7 +6,7 @@ import { buildService, type BuiltService } from "./composition.ts";
 import { serve } from "./http/serve.ts";
 import type { Logger } from "./log.ts";
 import { startMcpSweeper } from "./mcp/runtime.ts";
-import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
+import { sweepSendCaps } from "./sending/caps.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
 import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";

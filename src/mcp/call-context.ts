@@ -4,16 +4,12 @@
 import type { AuthInfo, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { contentReaders } from "../mail/content/readers.ts";
 import { plainImapError } from "./plain-errors.ts";
-import type { McpServerDeps } from "./server.ts";
+import type { McpServerDeps, TokenExtra } from "./server-deps.ts";
 import type { ToolContext } from "./tools/index.ts";
 import { outgoingDeps } from "./tools/context.ts";
-import { sendingApi, type SendingApi } from "./send-gate/sending.ts";
+import { sendingApi, type SendingApi } from "./confirm/tool-sending.ts";
 
-/** What the route puts in authInfo.extra so tools know whose mailbox they serve. */
-export interface TokenExtra {
-  tokenId: string;
-  grantId: string;
-}
+export type { TokenExtra };
 
 /** The token's ids from a request's authInfo, or null when it carries none (never on an authenticated /mcp). */
 export function tokenOf(auth: AuthInfo | undefined): (TokenExtra & { auth: AuthInfo }) | null {
@@ -37,7 +33,6 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
     content: contentReaders(tokenId, deps.mail.content),
-    submit: (sender, message) => deps.mail.smtp.send(tokenId, sender, message),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
     recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
@@ -47,7 +42,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
   };
   const sending: SendingApi = call
     ? sendingApi(deps.sending, {
-      grantId, server: call.call, log: deps.log, signal,
+      tokenId, grantId, server: call.call, log: deps.log, signal,
       // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
       capabilities: call.server.server.getClientCapabilities(),
       outgoing: () => outgoingDeps(ctx),

@@ -8,7 +8,7 @@
 //   stream at once (docs/decisions.md "Protocol eras on one /mcp").
 // - prompts.listChanged, resources.listChanged: false, on the same rule: the prompts and the message
 //   template are fixed per build (src/mcp/prompts/, src/mcp/resources/), as is the send gate's review card
-//   (src/mcp/send-gate/confirm/review-card.ts); resources have no subscribe.
+//   (src/mcp/confirm/review-card.ts); resources have no subscribe.
 // - completions: prompt arguments and the message template's variables complete (src/mcp/completions.ts).
 import type { ServerCapabilities } from "@modelcontextprotocol/server";
 

@@ -12,7 +12,7 @@ import { recentEmails } from "../mail/read/recent.ts";
 import { tokenOf, toolContext } from "./call-context.ts";
 import { PROMPTS } from "./prompts/index.ts";
 import { MESSAGE_TEMPLATE } from "./resources/message.ts";
-import type { McpServerDeps } from "./server.ts";
+import type { McpServerDeps } from "./server-deps.ts";
 
 /** MCP caps a completion at 100 values. */
 const MAX_VALUES = 100;

@@ -74,7 +74,7 @@ export class SendClaims {
   /**
    * Sent: the outcome every retry gets, and the recipients now known, together; committed without
    * waiting for the disk. A power cut may undo it and leave the synced claim "sending": a retry is then
-   * told the message may have gone and sends nothing (src/mcp/send-gate/earlier.ts), the caps still
+   * told the message may have gone and sends nothing (src/sending/repeat.ts), the caps still
    * count it (taken with the claim), and a recipient not remembered is asked about again, never less.
    */
   async settle<T>(grantId: string, digest: string, outcome: T, delivered: readonly string[]): Promise<void> {

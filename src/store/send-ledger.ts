@@ -3,7 +3,7 @@
 // broken stream, a timeout, an instance dying mid-call) finds the row and gets the first outcome
 // instead of a second copy. The claim is one INSERT … ON CONFLICT DO NOTHING, so two instances
 // racing on one store let exactly one through. The digest is a keyed HMAC of what the message says
-// (src/mcp/send-gate/digest.ts); the outcome (recipients, Message-ID) is sealed like activity details.
+// (src/store/send-ledger.ts digest); the outcome (recipients, Message-ID) is sealed like activity details.
 import type { Clock } from "../clock.ts";
 import { createHmac } from "node:crypto";
 import { DecryptError, openRecord, sealRecord } from "./crypto.ts";

@@ -6,7 +6,7 @@
 // ECMAScript "GetTemplateObject") keys the prepared statement. Statements run synchronously, as
 // they did inside Bun.SQL; the ordering around transactions is Db's (./db.ts).
 import { Database, type SQLQueryBindings, type Statement } from "bun:sqlite";
-import type { Rows, Sql } from "./db.ts";
+import type { Rows, Sql } from "./sql-types.ts";
 
 /** A value written `IN ${db.list(values)}`: expands to `(?, ?, …)` with one parameter per value. */
 export class ListValue {

@@ -26,7 +26,7 @@ function checkGrant(value: string): string {
   return value.toLowerCase();
 }
 
-/** The send gate's decisions in words (src/mcp/send-gate/request.ts SendDecision). */
+/** The send gate's decisions in words (src/sending/request.ts SendDecision). */
 const DECISIONS: Record<string, string> = {
   sent_directly: "sent without asking",
   confirmed: "confirmed by the person, sent",

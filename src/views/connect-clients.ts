@@ -4,7 +4,7 @@
 // with the configured client id and secret as well as by registering themselves. `code` spans are
 // marked with backticks.
 import { sameLoopbackAnyPortOrName } from "../oauth/protocol/redirects.ts";
-import type { GuideSettings } from "./connect-guide.ts";
+import type { GuideSettings } from "./guide-settings.ts";
 
 export interface GuideClient {
   /** e.g. "Claude.ai (Settings → Connectors → Add custom connector)". */

@@ -3,6 +3,7 @@
 // are ./connect-clients.ts (README "Connecting MCP clients"). `code` spans are marked with backticks;
 // the text rendering drops them.
 import { describeAllowedMailboxes, type AllowedMailboxes } from "../allowed-mailboxes.ts";
+import type { GuideSettings } from "./guide-settings.ts";
 import { closedClients, DOCUMENTS_NOTE, openClients, type GuideClient } from "./connect-clients.ts";
 
 export type { GuideClient } from "./connect-clients.ts";
@@ -23,19 +24,7 @@ export interface ConnectGuide {
   signIn: { providers: string[]; note: string };
 }
 
-export interface GuideSettings {
-  baseUrl: string;
-  clientId: string;
-  /** null where the secret must not be shown (the front door). */
-  clientSecret: string | null;
-  openRegistration: boolean;
-  clientMetadataDocuments: boolean;
-  extraRedirectUris: string[];
-  /** Labels of the OAuth mail providers configured (none: only app passwords). */
-  signInProviders?: string[];
-  /** Given only to `mailbox-mcp client`: the operator may see the list, the public front door not. */
-  allowedMailboxes?: AllowedMailboxes | null;
-}
+export type { GuideSettings };
 
 /** Where the secret is when a page must not show it. */
 export const SECRET_ELSEWHERE = "run `mailbox-mcp client` on the server (from a checkout: `bun run start client`)";

@@ -5,8 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { InputError } from "../../src/mail/errors.ts";
-import { type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
-import { sendEmail } from "../../src/mail/write/send.ts";
+import { assemble } from "../../src/mail/write/assemble.ts";
+import { prepare, type OutgoingArgs, type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
+import { deliver } from "../../src/sending/deliver.ts";
 import { saveDraft } from "../../src/mail/write/save-draft.ts";
 import { SmtpPool } from "../../src/mail/smtp/pool.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
@@ -32,7 +33,7 @@ beforeAll(async () => {
   h = await getHarness();
   [aliceImap, bobImap] = await Promise.all([loginImap(h.dovecot, h.dovecot.users.alice), loginImap(h.dovecot, h.dovecot.users.bob)]);
   const alice = account(h.dovecot.users.alice);
-  deps = { account: alice, withImap: (fn) => fn(aliceImap), submit: (m) => smtp.send("write-test", alice, m), content: testReaders() };
+  deps = { account: alice, withImap: (fn) => fn(aliceImap), content: testReaders() };
 }, 20_000);
 afterEach(() => {
   h.smtp.rejectRecipients.clear();
@@ -43,6 +44,20 @@ afterAll(async () => {
   await Promise.all([aliceImap.logout(), bobImap.logout()]);
 });
 
+/**
+ * send_email's mail work below the send gate: compose, then the SMTP hand-off (src/sending/deliver.ts)
+ * with its Sent copy and flags. The gate itself (policy, ledger, caps) is test/mcp/send-gate/.
+ */
+async function sendEmail(d: OutgoingDeps, args: OutgoingArgs) {
+  const p = prepare(args, "send");
+  const a = await assemble(d, p);
+  try {
+    const source = a.original && { folder: a.original.folder, uid: a.original.uid };
+    return await deliver((m) => smtp.send("write-test", d.account, m), d, a.composed, { answered: p.reply && source ? source : undefined, forwarded: p.forward && source ? source : undefined });
+  } finally {
+    a.release();
+  }
+}
 
 /** Delivers `count` messages to a new folder of alice's and returns the folder and their UIDs. */
 async function seedFolder(prefix: string, count: number): Promise<{ folder: string; uids: number[]; subject: string }> {

@@ -6,10 +6,9 @@
 // ~15% of the server's CPU (docs/performance.md). Flags and labels, which do change, are always
 // fetched. The cache ends with its connection (a WeakMap on the client, as ../imap/top-uids.ts).
 import type { ImapFlow } from "imapflow";
-import type { Address, Summary } from "./summary.ts";
+import type { Address, FixedSummary } from "./summary.ts";
 
-/** The parts of a summary that cannot change while the folder's UIDVALIDITY holds. */
-export type FixedSummary = Omit<Summary, "seen" | "flagged" | "labels">;
+export type { FixedSummary };
 
 /**
  * Summaries kept per connection, least recently used first out: one page at the largest `limit`

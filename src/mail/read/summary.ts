@@ -4,7 +4,6 @@ import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } fro
 import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "../content/sanitize.ts";
 import { decodeMutf7 } from "../imap/mutf7.ts";
-import type { FixedSummary } from "./summary-cache.ts";
 
 export type { Address };
 
@@ -24,6 +23,9 @@ export interface Summary {
   /** Gmail labels (X-GM-LABELS) where the server has them, else the message's IMAP keywords. */
   labels: string[];
 }
+
+/** The parts of a summary that cannot change while the folder's UIDVALIDITY holds (cached by ./summary-cache.ts). */
+export type FixedSummary = Omit<Summary, "seen" | "flagged" | "labels">;
 
 /**
  * What a summary needs; INTERNALDATE is a few bytes and stands in when the Date header is bad.

@@ -31,7 +31,7 @@ export interface Assembled {
   skipped: string[];
   /** Gives back the attachment budget taken for mailbox parts: call it once the message is out of memory. */
   release: () => void;
-  /** For a person deciding whether to send it (src/mcp/send-gate/): its attachments and the start of its text. */
+  /** For a person deciding whether to send it (src/sending/): its attachments and the start of its text. */
   review: { attachments: Array<{ filename: string; size: number }>; text: string };
 }
 

@@ -1,4 +1,4 @@
-// What a person deciding about a saved draft is shown before it is sent (src/mcp/send-gate/): its
+// What a person deciding about a saved draft is shown before it is sent (src/sending/): its
 // recipients, subject, attachments and the start of its text, read from the bytes that would go
 // out. Everything here comes from a message someone wrote: it is cleaned (../mime/headers.ts) and
 // shown to the person, never followed.

@@ -8,7 +8,7 @@ import { newMessageId } from "../compose/message.ts";
 import { isValidAddress, MAX_RECIPIENTS } from "../compose/recipients.ts";
 import { MailError } from "../errors.ts";
 import { firstMessageId } from "../mime/message-ids.ts";
-import type { Deliverable } from "./deliver.ts";
+import type { Deliverable } from "./deliverable.ts";
 
 interface Field {
   /** Lower-case field name. */

@@ -8,13 +8,10 @@ import type { BodyParts } from "../compose/quote.ts";
 import { renderMarkdown } from "../compose/markdown.ts";
 import { parseGivenRecipients, type Recipients } from "../compose/recipients.ts";
 import { InputError } from "../errors.ts";
-import type { OutgoingMessage, SendResult } from "../smtp/pool.ts";
 import { checkPartRefs, type PartRef, type PartRefArg } from "./mailbox-parts.ts";
 
 export interface OutgoingDeps {
   account: MailAccount;
-  /** Submits over SMTP as `account` (the token's transport, src/mail/smtp/pool.ts). */
-  submit(message: OutgoingMessage): Promise<SendResult>;
   /** retryOnDrop: false for APPEND, which a blind retry after a dropped connection could file twice. */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
   /**

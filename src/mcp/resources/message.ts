@@ -11,7 +11,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Res
 import { MailError } from "../../mail/errors.ts";
 import { tokenOf, toolContext } from "../call-context.ts";
 import { iconsFor } from "../icons/icons.ts";
-import type { McpServerDeps } from "../server.ts";
+import type { McpServerDeps } from "../server-deps.ts";
 import { getEmail } from "../tools/read/get-email.ts";
 import { BusyError } from "../tools/result.ts";
 

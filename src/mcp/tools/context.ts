@@ -4,10 +4,9 @@ import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
-import type { OutgoingMessage, SendResult } from "../../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
-import type { SendingApi } from "../send-gate/sending.ts";
+import type { SendingApi } from "../confirm/tool-sending.ts";
 
 export interface ToolContext {
   /** TokenRecord.id (SHA-256 of the token): safe to log and to key caches by. */
@@ -26,8 +25,6 @@ export interface ToolContext {
   content: ContentReaders;
   /** The mailbox credentials behind the token, unsealed on first use and kept while it is active (src/mail/credentials.ts). */
   account(): Promise<MailAccount>;
-  /** Submits a built message over the token's SMTP transport (src/mail/smtp/pool.ts), logged in as `sender`. */
-  submit(sender: MailAccount, message: OutgoingMessage): Promise<SendResult>;
   /**
    * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
    * (src/mcp/limits/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
@@ -39,9 +36,10 @@ export interface ToolContext {
    */
   recordActivity(entry: Omit<ActivityEntry, "grantId">): Promise<void>;
   /**
-   * The send gate (src/mcp/send-gate/gate.ts): every tool that sends mail goes through
+   * The send gate (src/sending/gate.ts): every tool that sends mail goes through
    * sending.send(request), which applies the grant's policy, asks the person, keeps delivery to at
-   * most once and counts the caps. Never submit over SMTP around it.
+   * most once, counts the caps and alone hands the message to SMTP. No context carries the SMTP
+   * hand-off: the gate gets it from the composition root (src/sending/sending.ts).
    */
   sending: SendingApi;
   log: Logger;
@@ -49,11 +47,8 @@ export interface ToolContext {
   signal: AbortSignal;
 }
 
-/** What src/mail/write/ needs to compose, save and send a message, from the call's context. */
-export async function outgoingDeps(ctx: Pick<ToolContext, "account" | "withImap" | "submit" | "reserveAttachments" | "content">): Promise<OutgoingDeps> {
+/** What src/mail/write/ needs to compose and save a message (and the gate to send it), from the call's context. */
+export async function outgoingDeps(ctx: Pick<ToolContext, "account" | "withImap" | "reserveAttachments" | "content">): Promise<OutgoingDeps> {
   const account = await ctx.account();
-  return {
-    account, withImap: ctx.withImap, submit: (message) => ctx.submit(account, message), reserveAttachments: ctx.reserveAttachments,
-    content: ctx.content,
-  };
+  return { account, withImap: ctx.withImap, reserveAttachments: ctx.reserveAttachments, content: ctx.content };
 }

@@ -23,7 +23,7 @@ export interface ToolConfig<In extends Shape, Out extends Shape, Annotations> {
   annotations: Annotations;
   /**
    * The tool's `_meta` in tools/list, e.g. the MCP Apps extension's `ui` (the review card a host
-   * renders with the result: src/mcp/send-gate/confirm/review-card.ts).
+   * renders with the result: src/mcp/confirm/review-card.ts).
    */
   _meta?: Record<string, unknown>;
 }

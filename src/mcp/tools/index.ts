@@ -31,7 +31,7 @@
 // - title is written once: clients get it as the tool's title and as annotations.title.
 // - audience "app": a tool for an MCP App (a button on the review card), never for the model: listed
 //   and callable only for clients that render apps, with `_meta.ui.visibility: ["app"]` in config._meta.
-// - A tool that sends mail calls ctx.sending.send(request) (src/mcp/send-gate/gate.ts), never SMTP itself.
+// - A tool that sends mail calls ctx.sending.send(request) (src/sending/gate.ts), never SMTP itself.
 // - inputSchema / outputSchema are zod (v4) raw shapes. The SDK validates arguments before the
 //   handler runs and names the bad field ("... at limit"); give every field a .describe() for the
 //   model. Fields several tools share are in ./schemas/.
@@ -59,7 +59,7 @@ import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
-import { listProvidersTool } from "./read/list-providers.ts";
+import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
 import { archiveEmail } from "./write/archive-email.ts";
 import { confirmSend } from "./write/confirm-send.ts";
@@ -81,13 +81,12 @@ export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
 export type { AnyTool } from "./registry.ts";
 import type { AnyTool } from "./registry.ts";
-import type { OAuthProviderInfo } from "../../oauth/provider-sign-in/provider.ts";
 
 /**
  * Every tool the server offers, in tools/list order, checked when built. One line per tool.
  * `signIns`: the provider sign-ins this server offers, which list_providers lists (and no other tool needs).
  */
-export const mcpTools = (signIns: readonly OAuthProviderInfo[]): readonly AnyTool[] => toolRegistry([
+export const mcpTools = (signIns: readonly OfferedSignIn[]): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,

@@ -15,7 +15,7 @@ import { initRecord, newLegacySession, playInto, restoreLegacySession, type Lega
 import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
-import type { Sending } from "../send-gate/sending.ts";
+import type { Sending } from "../confirm/tool-sending.ts";
 import type { AnyTool } from "../tools/index.ts";
 
 export interface McpEndpointDeps {
@@ -25,7 +25,7 @@ export interface McpEndpointDeps {
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
   clientId: string;
-  /** The send gate's store tables, caps and codecs (src/mcp/send-gate/sending.ts). */
+  /** The send gate's store tables, caps and codecs (src/mcp/confirm/tool-sending.ts). */
   sending: Sending;
   /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
   baseUrl: string;

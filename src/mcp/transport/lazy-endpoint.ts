@@ -4,7 +4,7 @@
 // (connections, sessions, limits, calls in flight) exists from the start: revocation reaches it whether
 // or not /mcp has run. The tools and the send gate's codecs load that graph too, so the composition
 // root (src/composition.ts) hands them over as functions, called with the first request.
-import type { Sending } from "../send-gate/sending.ts";
+import type { Sending } from "../confirm/tool-sending.ts";
 import type { AnyTool } from "../tools/index.ts";
 import type { McpAnswering, McpEndpoint, McpEndpointDeps } from "./endpoint.ts";
 

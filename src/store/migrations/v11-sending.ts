@@ -1,5 +1,5 @@
 // Schema version 11 (../migrations.ts; the lead numbers it at merge): what the send gate keeps
-// (docs/design.md §3 "Send policy", src/mcp/send-gate/).
+// (docs/design.md §3 "Send policy", src/sending/).
 //   - grants.send_policy: never | new_recipients | always | direct. Grants made before it keep
 //     what they could do then, sending without asking (the column default); every grant made since
 //     gets the policy chosen on the setup form.

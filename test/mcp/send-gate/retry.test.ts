@@ -6,7 +6,7 @@
 // data and before its 250, so the first request is caught in flight.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { SENDING_LEASE_MS } from "../../../src/mcp/send-gate/earlier.ts";
+import { SENDING_LEASE_MS } from "../../../src/sending/repeat.ts";
 import { getHarness, type Harness } from "../../support/harness.ts";
 import { startTestServer, type TestServer } from "../../support/mcp-client.ts";
 import { issueTestGrant, testAccount } from "../../support/token.ts";

@@ -9,7 +9,7 @@ import { getToolUiResourceUri, isToolVisibilityAppOnly } from "@modelcontextprot
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import type { Browser, Page } from "playwright-core";
 import { randomBytes } from "node:crypto";
-import { REVIEW_CARD_URI } from "../../../src/mcp/send-gate/confirm/review-card.ts";
+import { REVIEW_CARD_URI } from "../../../src/mcp/confirm/review-card.ts";
 import { appHostPage } from "../../support/app-host.ts";
 import { launchChromium } from "../../support/browser.ts";
 import { findBySubject } from "../../support/imap.ts";

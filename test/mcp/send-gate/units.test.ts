@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../../src/clock.ts";
 import { reviewOfDraft } from "../../../src/mail/write/draft-review.ts";
-import { channelFor, declaresFormElicitation, declaresUi } from "../../../src/mcp/send-gate/confirm/channel.ts";
-import { confirmMessage, decisionOf } from "../../../src/mcp/send-gate/confirm/elicitation.ts";
-import type { OutgoingMail } from "../../../src/mcp/send-gate/request.ts";
+import { channelFor, declaresFormElicitation, declaresUi } from "../../../src/mcp/confirm/channel.ts";
+import { confirmMessage, decisionOf } from "../../../src/mcp/confirm/elicitation.ts";
+import type { OutgoingMail } from "../../../src/sending/request.ts";
 import { responseIds } from "../../../src/mcp/transport/answer-relay.ts";
 import { canonicalJson, SendLedger } from "../../../src/store/send-ledger.ts";
 import { sqliteDb } from "../../../src/store/db.ts";

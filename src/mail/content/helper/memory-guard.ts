@@ -1,11 +1,11 @@
 // The helper's own memory ceiling (docs/decisions.md "Content helpers"): a thread of the helper
 // reads its resident size every 10 ms and kills the whole process (SIGKILL, which nothing can
-// delay) once it is past the ceiling the server gave it (./spawn.ts). A thread, because the
+// delay) once it is past the ceiling the server gave it (./spawn.ts, through ./protocol.ts). A thread, because the
 // helper's main thread is the one busy in PDF.js when memory runs away, and a thread of its own
 // needs nothing from the server's event loop: a CMap bomb grows a process by ~0.5 GB a second, so
 // the ceiling holds within a few MB. The server's watchdog (./helper-process.ts) stays as the
 // second line. Linux only (/proc); elsewhere only the server's budget of work time applies.
-import { MEMORY_ENV } from "./spawn.ts";
+import { MEMORY_ENV } from "./protocol.ts";
 
 const EVERY_MS = 10;
 

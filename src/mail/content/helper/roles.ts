@@ -10,8 +10,7 @@ export const HELPER_ROLES = {
 
 export type HelperRole = keyof typeof HELPER_ROLES;
 
-/** The argument that makes the executable a helper instead of the server. */
-export const HELPER_FLAG = "--content-helper";
+export { HELPER_FLAG } from "./protocol.ts";
 
 export const isHelperRole = (role: string | undefined): role is HelperRole => role !== undefined && Object.hasOwn(HELPER_ROLES, role);
 

@@ -9,12 +9,10 @@
 // garbage: 5-8 times slower on a 50-page PDF. Worker `resourceLimits` are ignored by Bun (a worker
 // told 64 MB grew the process by 3.2 GB), and threads share the server's memory anyway.
 import { fileURLToPath } from "node:url";
-import { HELPER_FLAG, type HelperRole } from "./roles.ts";
+import { HELPER_FLAG, MEMORY_ENV } from "./protocol.ts";
+import type { HelperRole } from "./roles.ts";
 
 const ENTRY = fileURLToPath(new URL("./entry.ts", import.meta.url));
-
-/** The helper's memory ceiling in MB, read by ./memory-guard.ts in the helper. */
-export const MEMORY_ENV = "MAILBOX_MCP_HELPER_MEMORY_MB";
 
 /** True inside the single executable (bun build --compile), whose modules live under /$bunfs/. */
 export const isCompiled = () => Bun.main.startsWith("/$bunfs/");

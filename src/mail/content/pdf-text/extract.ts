@@ -4,11 +4,9 @@
 // stopped and the call says why. Helpers are shared fairly between tokens (../helper/pool.ts).
 // Pages are read in order until there is enough text for the max_chars window.
 import { HelperPool, type HelperPoolOptions } from "../helper/pool.ts";
+import type { PdfText } from "./pdf-text.ts";
 
-export type PdfText =
-  | { kind: "text"; text: string; pages: number; read: number; unreadable: number }
-  | { kind: "encrypted" }
-  | { kind: "invalid" };
+export type { PdfText };
 
 export type PdfOutcome = PdfText | { kind: "timeout" } | { kind: "memory" } | { kind: "busy" } | { kind: "error" };
 

@@ -4,7 +4,7 @@
 // memory ceiling. Started by ../helper/roles.ts (the executable: `--content-helper pdf-text`).
 import { getResolvedPDFJS } from "unpdf";
 import { serveJobs } from "../helper/serve.ts";
-import type { PdfText } from "./extract.ts";
+import type { PdfText } from "./pdf-text.ts";
 
 type PdfDocument = Awaited<ReturnType<Awaited<ReturnType<typeof getResolvedPDFJS>>["getDocument"]>["promise"]>;
 

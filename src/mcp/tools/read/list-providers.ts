@@ -6,7 +6,7 @@ import { PROVIDERS } from "../../../mail/providers/presets.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
-import type { OAuthProviderInfo } from "../../../oauth/provider-sign-in/provider.ts";
+import type { ServerEndpoint } from "../../../mail/account.ts";
 
 const endpoint = z.object({
   host: z.string().nullable().describe("null for custom: the person enters it."),
@@ -24,8 +24,20 @@ const provider = z.object({
   auth: z.enum(["app_password", "oauth"]).describe("oauth: the person signs in at the provider on the setup page; app_password: they enter an app-specific password."),
 });
 
+/**
+ * A provider sign-in as list_providers shows it: what the composition root hands over from
+ * src/oauth/provider-sign-in/ (providerInfo), named here so that mcp/ needs nothing of oauth/.
+ */
+export interface OfferedSignIn {
+  id: string;
+  label: string;
+  imap: ServerEndpoint;
+  smtp: ServerEndpoint;
+  notes: string;
+}
+
 /** list_providers over this server's provider sign-ins; its answer is built once, on the first call. */
-export const listProvidersTool = (signIns: readonly OAuthProviderInfo[]) => {
+export const listProvidersTool = (signIns: readonly OfferedSignIn[]) => {
   let listing: Listing | undefined;
   return defineTool({
     name: "list_providers",
@@ -52,7 +64,7 @@ export const listProvidersTool = (signIns: readonly OAuthProviderInfo[]) => {
 
 type Listing = { providers: readonly Record<string, unknown>[]; text: string };
 
-function build(signInProviders: readonly OAuthProviderInfo[]): Listing {
+function build(signInProviders: readonly OfferedSignIn[]): Listing {
   const passwords = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) =>
     ({ id, name, imap, smtp, app_password_url, notes, auth: "app_password" as const }));
   // The sign-in providers first: where one is offered, it is the way to connect (docs/design.md §5).

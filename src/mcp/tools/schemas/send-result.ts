@@ -1,8 +1,8 @@
 // The sending tools' answer (docs/design.md §6): one shape for every outcome of the send gate
-// (src/mcp/send-gate/request.ts SendResult), and what the owner's activity log keeps of it.
+// (src/sending/request.ts SendResult), and what the owner's activity log keeps of it.
 import { z } from "zod";
 import { SEND_POLICIES } from "../../../send-policy.ts";
-import type { SendResult } from "../../send-gate/request.ts";
+import type { SendResult } from "../../../sending/request.ts";
 import type { ActivityDetails } from "../../../store/activity.ts";
 
 const draftRef = z.object({

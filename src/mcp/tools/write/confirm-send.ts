@@ -1,10 +1,10 @@
 // confirm_send: the review card's buttons (src/views/review-card.ts). Visible to the app only: listed
 // and callable just for clients that render MCP Apps, marked `visibility: ["app"]` so hosts keep it
 // from the model. Its `review` argument is the signed, single-use token the send gate put in the
-// held message's result `_meta` (src/mcp/send-gate/review.ts checks it).
+// held message's result `_meta` (src/sending/review-answer.ts checks it).
 import { z } from "zod";
-import { APP_ONLY_TOOL_META } from "../../send-gate/confirm/review-card.ts";
-import type { SendResult } from "../../send-gate/request.ts";
+import { APP_ONLY_TOOL_META } from "../../confirm/review-card.ts";
+import type { SendResult } from "../../../sending/request.ts";
 import { defineTool } from "../define.ts";
 import { sendActivity, sendResultShape } from "../schemas/send-result.ts";
 

@@ -1,5 +1,5 @@
 // send_draft: send a saved draft exactly as saved (src/mail/write/draft-wire.ts) through the send
-// gate (src/mcp/send-gate/gate.ts): sent, it is filed in \Sent and removed from Drafts; held for the
+// gate (src/sending/gate.ts): sent, it is filed in \Sent and removed from Drafts; held for the
 // person's say-so, it stays where it is.
 import { z } from "zod";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
@@ -8,8 +8,8 @@ import { readDraft } from "../../../mail/write/draft-source.ts";
 import { reviewOfDraft } from "../../../mail/write/draft-review.ts";
 import { draftToSend } from "../../../mail/write/draft-wire.ts";
 import type { OutgoingDeps } from "../../../mail/write/outgoing.ts";
-import { SENDING_TOOL_META } from "../../send-gate/confirm/review-card.ts";
-import type { OutgoingMail, SendResult } from "../../send-gate/request.ts";
+import { SENDING_TOOL_META } from "../../confirm/review-card.ts";
+import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
 import { outgoingDeps } from "../context.ts";
 import { defineTool } from "../define.ts";
 import { SPECIAL_USE_HINT, uidArg } from "../schemas/args.ts";

@@ -1,12 +1,12 @@
 // send_email: compose a message (reply, forward, attachments by reference: src/mail/write/assemble.ts)
-// and hand it to the send gate (src/mcp/send-gate/gate.ts), which sends it, asks the person first or
+// and hand it to the send gate (src/sending/gate.ts), which sends it, asks the person first or
 // holds it as a draft, as the grant's send policy says.
 import { z } from "zod";
 import { attachmentBytes } from "../../../mail/compose/message.ts";
 import { assemble, type Assembled } from "../../../mail/write/assemble.ts";
 import { prepare, type OutgoingArgs } from "../../../mail/write/outgoing.ts";
-import { SENDING_TOOL_META } from "../../send-gate/confirm/review-card.ts";
-import type { OutgoingMail, SendResult } from "../../send-gate/request.ts";
+import { SENDING_TOOL_META } from "../../confirm/review-card.ts";
+import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
 import { outgoingDeps } from "../context.ts";
 import { defineTool } from "../define.ts";
 import { messageActivity, messageFields } from "../schemas/message-fields.ts";

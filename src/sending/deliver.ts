@@ -1,23 +1,20 @@
-// THE ONE PLACE A MESSAGE IS SENT. send_email and send_draft (and every reply and forward) end
-// here, so a send policy (confirmation, caps, at-most-once: docs/design.md §3) goes in front of
-// deliver() and nowhere else. After SMTP accepted the message: a copy is filed in \Sent (unless the
+// THE ONE PLACE A MESSAGE IS HANDED TO SMTP. Only the send gate (./gate.ts, through ./transmit.ts)
+// calls it, after the policy, the person's answer, the caps and the at-most-once claim (docs/design.md
+// §3); test/architecture/send-seam.test.ts fails when a file outside src/sending/ imports it or the
+// SMTP pool's send. After SMTP accepted the message: a copy is filed in \Sent (unless the
 // provider files it itself), the message answered gets \Answered, the one forwarded $Forwarded
 // (RFC 5788 keyword registry), and a sent draft leaves Drafts. Those are best effort: the send has
 // happened, so a failure among them is a warning, never an error a caller would answer by sending
 // again.
 import type { ImapFlow } from "imapflow";
-import { withMailbox } from "../imap/mailbox.ts";
-import { appendSent } from "./append.ts";
-import { ONCE, type OutgoingDeps } from "./outgoing.ts";
-import { removeMessage } from "./remove.ts";
+import { withMailbox } from "../mail/imap/mailbox.ts";
+import type { OutgoingMessage, SendResult as Submitted } from "../mail/smtp/pool.ts";
+import { appendSent } from "../mail/write/append.ts";
+import type { Deliverable } from "../mail/write/deliverable.ts";
+import { ONCE, type OutgoingDeps } from "../mail/write/outgoing.ts";
+import { removeMessage } from "../mail/write/remove.ts";
 
-/** A built message: `stored` keeps the Bcc header (the Sent copy), `wire` has none (what SMTP carries). */
-export interface Deliverable {
-  messageId: string;
-  stored: Buffer;
-  wire: Buffer;
-  envelope: { from: string; to: string[] };
-}
+export type { Deliverable };
 
 type Where = { folder: string; uid: number };
 
@@ -38,8 +35,9 @@ export interface Delivered {
   warnings: string[];
 }
 
-export async function deliver(deps: OutgoingDeps, msg: Deliverable, after: Afterwards = {}): Promise<Delivered> {
-  const sent = await deps.submit({ messageId: msg.messageId, raw: msg.wire, envelope: msg.envelope });
+/** `submit`: the SMTP pool's send for this call's token and mailbox (./sending.ts binds it). */
+export async function deliver(submit: (m: OutgoingMessage) => Promise<Submitted>, deps: OutgoingDeps, msg: Deliverable, after: Afterwards = {}): Promise<Delivered> {
+  const sent = await submit({ messageId: msg.messageId, raw: msg.wire, envelope: msg.envelope });
   const out: Delivered = { message_id: msg.messageId, accepted: sent.accepted, rejected: sent.rejected, saved_to: null, warnings: [] };
   const attempt = async (what: string, fn: (c: ImapFlow) => Promise<unknown>) => {
     try {

@@ -1,9 +1,11 @@
 // What a sending tool hands the send gate (./gate.ts), and what the gate answers: the shapes shared
-// by the gate's files and the tools that call it (send_email today; send_draft, forwards and
-// replies that send tomorrow: each builds a SendRequest and calls ctx.send()).
-import type { Recipients } from "../../mail/compose/recipients.ts";
-import type { Afterwards, Deliverable } from "../../mail/write/deliver.ts";
-import type { SendPolicy } from "../../send-policy.ts";
+// by the gate's files and the tools that call it (send_email, send_draft: each builds a SendRequest
+// and calls ctx.sending.send()). The answer is protocol-free; src/mcp/confirm/tool-sending.ts
+// turns it into an MCP result.
+import type { Recipients } from "../mail/compose/recipients.ts";
+import type { SendPolicy } from "../send-policy.ts";
+import type { ConfirmState } from "./confirmation.ts";
+import type { Afterwards, Deliverable } from "./deliver.ts";
 
 /** Where a draft is: its folder path and UID (null only when the server could not say, without UIDPLUS). */
 export interface DraftRef {
@@ -18,7 +20,7 @@ export interface OutgoingMail extends Deliverable {
   attachments: Array<{ filename: string; size: number }>;
   /** The start of the body as plain text. */
   preview: string;
-  /** Once sent: the message answered or forwarded flagged so (src/mail/write/deliver.ts). */
+  /** Once sent: the message answered or forwarded flagged so (./deliver.ts). */
   after: Afterwards;
   /**
    * The tool's words about the message for the model (subject, recipients, what it answers),
@@ -79,3 +81,25 @@ export interface SendResult {
   reason: string | null;
   preview: SendPreview | null;
 }
+
+/** What the review card shows of a held message (for the app beside the result, not the model). */
+export interface ReviewView {
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  preview: string;
+  attachments: Array<{ filename: string; size: number }>;
+  new_recipients: string[];
+}
+
+/**
+ * What the gate answers: a result (sent, held, a dry run, a repeat; a held message for a host that
+ * renders the review card also carries the card's token and view), a refusal in words (nothing was
+ * sent), or a question for the person (its state, to be signed, and what to show them).
+ */
+export type GateAnswer =
+  | { kind: "result"; result: SendResult; text: string; review?: { token: string; message: ReviewView } }
+  | { kind: "refused"; text: string }
+  | { kind: "ask"; state: ConfirmState; mail: OutgoingMail; fresh: string[] };

@@ -1,10 +1,12 @@
 // The sending tools' answers (docs/design.md §6, docs/tools.md "Sending: the gate"): structured
 // content of one shape for every outcome, and a text for the model that says what happened and,
-// when nothing went out, where the message is and what the person can do.
-import { fenceUntrusted } from "../../mail/content/sanitize.ts";
-import type { Delivered } from "../../mail/write/deliver.ts";
-import { SEND_POLICY_LABELS, type SendPolicy } from "../../send-policy.ts";
-import type { DraftRef, OutgoingMail, SendDecision, SendPreview, SendResult } from "./request.ts";
+// when nothing went out, where the message is and what the person can do; and the refusals' words.
+import { fenceUntrusted } from "../mail/content/sanitize.ts";
+import { SEND_POLICY_LABELS, type SendPolicy } from "../send-policy.ts";
+import type { CapRefusal } from "./caps.ts";
+import type { HoldHow } from "./decide.ts";
+import type { Delivered } from "./deliver.ts";
+import type { DraftRef, OutgoingMail, ReviewView, SendDecision, SendPreview, SendResult } from "./request.ts";
 
 /** Every field, in the order of docs/design.md §6; what a case does not fill is empty or null. */
 function shape(r: Pick<SendResult, "status" | "decision" | "message_id"> & Partial<SendResult>): SendResult {
@@ -45,10 +47,8 @@ export function askReason(policy: SendPolicy, fresh: string[]): string {
   return policy === "always" ? "this connection asks the person before every send" : `this connection asks the person before writing to someone new (${fresh.join(", ")})`;
 }
 
-export type HeldHow = { how: "declined" } | { how: "no_channel"; why: string } | { how: "app"; why: string; fresh: string[] };
-
 /** What the review card shows of a held message (result `_meta`, for the app, not the model). */
-export function reviewView(mail: OutgoingMail, fresh: string[]) {
+export function reviewView(mail: OutgoingMail, fresh: string[]): ReviewView {
   const list = (l: Array<{ address: string }>) => l.map((m) => m.address);
   const r = mail.recipients;
   return {
@@ -57,16 +57,17 @@ export function reviewView(mail: OutgoingMail, fresh: string[]) {
   };
 }
 
-export function heldResult(mail: Pick<OutgoingMail, "messageId"> & Partial<Pick<OutgoingMail, "describe">>, draft: DraftRef, held: HeldHow): { result: SendResult; text: string } {
-  const decision: SendDecision = held.how === "declined" ? "declined" : "held_as_draft";
+/** `why`: the policy's reason for asking (askReason); unused when the person declined. */
+export function heldResult(mail: Pick<OutgoingMail, "messageId"> & Partial<Pick<OutgoingMail, "describe">>, draft: DraftRef, how: HoldHow, why = ""): { result: SendResult; text: string } {
+  const decision: SendDecision = how === "declined" ? "declined" : "held_as_draft";
   let reason: string;
-  if (held.how === "declined") {
+  if (how === "declined") {
     reason = `Not sent: the person chose to keep it as a draft. It is saved in ${where(draft)}; they can send it from their mail app whenever they like.`;
-  } else if (held.how === "app") {
-    reason = `Not sent yet: ${held.why}, so the message is shown to them for review with Send and Keep-as-draft buttons. ` +
+  } else if (how === "app") {
+    reason = `Not sent yet: ${why}, so the message is shown to them for review with Send and Keep-as-draft buttons. ` +
       `Until they choose, it is saved as a draft in ${where(draft)}. Do not send it again: ask the person to review it in the card.`;
   } else {
-    reason = `Not sent: ${held.why}, and this app cannot ask them. The message is saved as a draft in ${where(draft)}. ` +
+    reason = `Not sent: ${why}, and this app cannot ask them. The message is saved as a draft in ${where(draft)}. ` +
       "Tell the person it is waiting there: they can review it in their mail app and send it from there.";
   }
   return { result: shape({ status: "held_as_draft", decision, message_id: mail.messageId, draft, reason }), text: [reason, mail.describe ?? ""].filter(Boolean).join("\n") };
@@ -80,7 +81,8 @@ export function previewOf(mail: OutgoingMail, policy: SendPolicy, fresh: string[
   };
 }
 
-export function dryRunResult(mail: OutgoingMail, policy: SendPolicy, fresh: string[], wouldAsk: boolean, capNote: string | null): { result: SendResult; text: string } {
+export function dryRunResult(mail: OutgoingMail, policy: SendPolicy, fresh: string[], wouldAsk: boolean, cap: CapRefusal | null): { result: SendResult; text: string } {
+  const capNote = cap ? `this connection has sent its ${cap.max} messages a${cap.window === "hour" ? "n hour" : " day"}.` : null;
   const preview = previewOf(mail, policy, fresh, wouldAsk);
   const then = policy === "never" ? "It would be refused: this connection may not send email (drafts only)."
     : capNote ? `It would be refused now: ${capNote}`
@@ -110,3 +112,19 @@ export const fmtWait = (ms: number) => {
   const min = Math.ceil(ms / 60_000);
   return min >= 120 ? `${Math.ceil(min / 60)} hours` : `${min} minute${min === 1 ? "" : "s"}`;
 };
+
+/** Refused before anything was built; the review card's click is worded for the person who clicked. */
+export function refusalText(why: "revoked" | "never", via: "tool" | "review"): string {
+  if (why === "revoked") return via === "tool" ? "Not sent: this connection's access has been revoked. Reconnect the mailbox." : "Not sent: this connection's access has been revoked.";
+  return via === "tool"
+    ? `Not sent: this connection may not send email (the person chose "never send" when connecting the mailbox). ` +
+      "Save it with draft_email instead; the person can send the draft from their mail app."
+    : "Not sent: this connection may not send email (drafts only).";
+}
+
+/** Over a send cap: which one, and when a send is possible again (./caps.ts). */
+export function capRefusalText(r: CapRefusal, now: number): string {
+  const at = new Date(now + r.waitMs).toISOString().slice(11, 16);
+  return `Not sent: this connection may send at most ${r.max} message${r.max === 1 ? "" : "s"} a${r.window === "hour" ? "n hour" : " day"}, and that many went out in the last ${r.window}. ` +
+    `Sending is possible again at ${at} UTC, in ${fmtWait(r.waitMs)}. Nothing was sent or saved; the person can also send it from their mail app.`;
+}

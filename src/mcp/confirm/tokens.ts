@@ -7,32 +7,8 @@
 // replay is refused). What they carry is no secret: a nonce, a keyed hash, and for the card what
 // it shows the person anyway.
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from "@modelcontextprotocol/server";
-import type { Afterwards } from "../../../mail/write/deliver.ts";
-import type { TokenExtra } from "../../server.ts";
-
-/** An elicitation round: nonce and message digest. */
-export interface ConfirmState {
-  n: string;
-  d: string;
-}
-
-/** A review card: nonce, digest, the held draft, its Message-ID and envelope, and the tool that held it. */
-export interface ReviewClaim {
-  n: string;
-  d: string;
-  tool: string;
-  folder: string;
-  uid: number;
-  messageId: string;
-  envelope: { from: string; to: string[] };
-  /** Once sent: the message it answers or forwards, flagged so (src/mail/write/deliver.ts). */
-  after: Afterwards;
-}
-
-/** A round's state lives as long as the at-most-once window: a retry after that is a new request. */
-export const STATE_TTL_MS = 10 * 60_000;
-/** The card may be looked at later in the conversation; the draft it points at must still be there. */
-export const REVIEW_TTL_MS = 24 * 3_600_000;
+import { REVIEW_TTL_MS, STATE_TTL_MS, type ConfirmState, type ReviewClaim } from "../../sending/confirmation.ts";
+import type { TokenExtra } from "../token-extra.ts";
 
 const tokenOf = (ctx: ServerContext) => ((ctx.http?.authInfo?.extra ?? {}) as Partial<TokenExtra>).tokenId ?? "";
 

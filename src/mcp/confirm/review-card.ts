@@ -4,7 +4,7 @@
 // call's result, and an app-only tool (`visibility: ["app"]`) the card's buttons call. Registered
 // by hand on the SDK v2 server (the extension's own server helpers add nothing we need here).
 import type { McpServer } from "@modelcontextprotocol/server";
-import { REVIEW_CARD_HTML } from "../../../views/review-card.ts";
+import { REVIEW_CARD_HTML } from "../../views/review-card.ts";
 import { APP_MIME_TYPE, declaresUi } from "./channel.ts";
 
 export const REVIEW_CARD_URI = "ui://mailbox-mcp/review-send.html";

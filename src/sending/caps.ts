@@ -4,9 +4,9 @@
 // it goes out, in the same transaction as its at-most-once claim (src/store/send-claims.ts); a send
 // that fails before the server took it gives both back. A refusal says when the next send is
 // possible, so the person (or the model) knows how long to wait.
-import type { SendLimits } from "../../config.ts";
-import type { LimitStore } from "../../store/limits.ts";
-import type { CapWindow } from "../../store/send-claims.ts";
+import type { SendLimits } from "../config.ts";
+import type { LimitStore } from "../store/limits.ts";
+import type { CapWindow } from "../store/send-claims.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -2,12 +2,10 @@
 // first outcome, said to be that; or, while the first request is still sending (on this instance
 // or another), a wait for its outcome. A first request whose instance stopped mid-send leaves its
 // claim open: after the lease the retry is told that, and nothing is sent again.
-import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { LedgerEntry } from "../../store/send-ledger.ts";
-import { ok, toolError } from "../tools/result.ts";
-import type { GateDeps } from "./deps.ts";
-import { repeatResult } from "./outcome.ts";
-import type { SendResult } from "./request.ts";
+import type { LedgerEntry } from "../store/send-ledger.ts";
+import type { GateDeps } from "./gate-deps.ts";
+import type { GateAnswer, SendResult } from "./request.ts";
+import { repeatResult } from "./result-text.ts";
 
 /** How long a claim may stay "sending" before its instance is taken for gone (SMTP's own timeouts are shorter). */
 export const SENDING_LEASE_MS = 120_000;
@@ -15,17 +13,18 @@ export const SENDING_LEASE_MS = 120_000;
 const WAIT_MS = 30_000;
 const POLL_MS = 250;
 
-export async function answerEarlier(deps: GateDeps, digest: string, entry: LedgerEntry<SendResult>): Promise<CallToolResult> {
+const refused = (text: string): GateAnswer => ({ kind: "refused", text });
+
+export async function answerEarlier(deps: GateDeps, digest: string, entry: LedgerEntry<SendResult>): Promise<GateAnswer> {
   const done = entry.state === "done" ? entry : await waitForOutcome(deps, digest, entry);
-  if (done === null) return toolError("Not sent: an earlier identical request failed without sending anything. Call the tool again to try once more.");
+  if (done === null) return refused("Not sent: an earlier identical request failed without sending anything. Call the tool again to try once more.");
   if (done.state === "done" && done.outcome) {
-    const { result, text } = repeatResult(done.outcome, done.createdAt);
-    return ok({ ...result }, text);
+    return { kind: "result", ...repeatResult(done.outcome, done.createdAt) };
   }
-  if (done.state === "done") return toolError("This same message was already handled in the last 10 minutes; it was not sent again. Its outcome cannot be read here: check the Sent and Drafts folders.");
+  if (done.state === "done") return refused("This same message was already handled in the last 10 minutes; it was not sent again. Its outcome cannot be read here: check the Sent and Drafts folders.");
   const id = done.outcome?.message_id ? ` (Message-ID ${done.outcome.message_id})` : "";
   const stopped = deps.clock() - done.updatedAt >= SENDING_LEASE_MS;
-  return toolError(stopped
+  return refused(stopped
     ? `Not sent again: an identical request started sending this message${id} but its server stopped before saying whether it went out. Check the Sent folder, or ask the recipients, before sending it once more.`
     : `Not sent again: an identical request is still sending this message${id}. Wait a minute, then check the Sent folder.`);
 }

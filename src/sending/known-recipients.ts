@@ -4,11 +4,11 @@
 // "ebob@x.org.evil"), which would let a look-alike address pass for a known one: every hit is
 // confirmed by comparing the addresses of the messages found, exactly, before it counts.
 import type { ImapFlow } from "imapflow";
-import { MailError } from "../../mail/errors.ts";
-import { fetchOwn, withMailbox } from "../../mail/imap/mailbox.ts";
-import { requireSpecialUse } from "../../mail/imap/folders.ts";
-import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
-import type { SendRecipients } from "../../store/send-recipients.ts";
+import { MailError } from "../mail/errors.ts";
+import { fetchOwn, withMailbox } from "../mail/imap/mailbox.ts";
+import { requireSpecialUse } from "../mail/imap/folders.ts";
+import type { OutgoingDeps } from "../mail/write/outgoing.ts";
+import type { SendRecipients } from "../store/send-recipients.ts";
 
 /** Matches confirmed per address: the newest few are enough to find one exact match. */
 const CHECK_NEWEST = 20;
@@ -18,6 +18,10 @@ export interface RecipientDeps {
   recipients: SendRecipients;
   mail: OutgoingDeps;
 }
+
+/** The gate's view for this lookup. */
+export const knownRecipientsDeps = (d: { grantId: string; store: { sendRecipients: SendRecipients }; mail: OutgoingDeps }): RecipientDeps =>
+  ({ grantId: d.grantId, recipients: d.store.sendRecipients, mail: d.mail });
 
 /** The addresses among `addresses` this mailbox has never written to, in the order given. */
 export async function newRecipients(deps: RecipientDeps, addresses: readonly string[]): Promise<string[]> {

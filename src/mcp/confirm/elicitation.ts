@@ -5,8 +5,9 @@
 // that is not exactly "send". The same request is embedded in a 2026-07-28 input_required result
 // and, on a 2025-era session, sent by the SDK as elicitation/create.
 import { inputRequired, inputResponse, type InputRequest } from "@modelcontextprotocol/server";
-import { cleanLine, cleanText } from "../../../mail/content/sanitize.ts";
-import type { OutgoingMail } from "../request.ts";
+import { cleanLine, cleanText } from "../../mail/content/sanitize.ts";
+import type { PersonAnswer } from "../../sending/confirmation.ts";
+import type { OutgoingMail } from "../../sending/request.ts";
 
 /** The key of our one input request in inputRequests / inputResponses. */
 export const CONFIRM_KEY = "confirm_send";
@@ -57,7 +58,7 @@ export function confirmRequest(mail: OutgoingMail, fresh: readonly string[]): In
 }
 
 /** The person's answer in a retried request: send, keep (anything else), or none carried. */
-export function decisionOf(responses: Record<string, unknown> | undefined): "send" | "keep" | "missing" {
+export function decisionOf(responses: Record<string, unknown> | undefined): PersonAnswer {
   const view = inputResponse(responses, CONFIRM_KEY);
   if (view.kind !== "elicit") return "missing";
   return view.action === "accept" && view.content?.decision === "send" ? "send" : "keep";

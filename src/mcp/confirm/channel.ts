@@ -7,8 +7,7 @@
 //   - "none": the message is saved as a draft, and the tool says so in words.
 // Elicitation is preferred: it answers within the call, and the model learns the outcome at once.
 import type { ClientCapabilities } from "@modelcontextprotocol/server";
-
-export type ConfirmChannel = "elicitation" | "app" | "none";
+import type { ConfirmChannel } from "../../sending/confirmation.ts";
 
 /** The MCP Apps extension's identifier in `capabilities.extensions`. */
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
