@@ -13,24 +13,19 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../src/http/app.ts";
+import { buildService } from "../src/composition.ts";
 import { serve } from "../src/http/serve.ts";
 import { silentLogger } from "../src/log.ts";
 import { releaseStartupMemory } from "../src/service.ts";
 import type { MailAccount } from "../src/mail/account.ts";
-import { verifyLogin } from "../src/mail/imap/verify.ts";
-import { lazyEndpoint } from "../src/mcp/transport/lazy-endpoint.ts";
-import { accountUnsealer, McpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
-import { ClientRegistry } from "../src/oauth/protocol/clients.ts";
+import { startMcpSweeper } from "../src/mcp/runtime.ts";
 import { CLIENT_IDLE_MS } from "../src/oauth/protocol/registration.ts";
-import { TokenEvents } from "../src/oauth/lifecycle/token-events.ts";
 import { openStore } from "../src/store/store.ts";
 import { systemClock } from "../src/clock.ts";
 import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
 import { issueTestToken } from "../test/support/token.ts";
-import { OAuthProviders } from "../src/mail/providers/oauth/registry.ts";
 
 const arg = process.argv[2] ?? "[]";
 const accounts = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg) as MailAccount[];
@@ -45,20 +40,11 @@ const databaseUrl = process.argv[3] || null;
 const store = await openStore({
   databaseUrl, sqlitePath: join(dir, "store.sqlite"), masterKey: config.secretKey, clock: systemClock, clientIdleMs: CLIENT_IDLE_MS,
 });
-const clients = new ClientRegistry(config, store.clients);
 const { imapMaxConnections } = parseSettings([], process.env);
-const imap = {
-  ...(imapMaxConnections === null ? {} : { maxConnections: imapMaxConnections }),
-  ...(process.env.BENCH_IMAP_IDLE_MS ? { idleMs: Number(process.env.BENCH_IMAP_IDLE_MS) } : {}),
-};
-const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), systemClock, silentLogger, { mail: { imap }, answers: store.sessionAnswers });
+const pool = process.env.BENCH_IMAP_IDLE_MS ? { idleMs: Number(process.env.BENCH_IMAP_IDLE_MS) } : {};
+// The service's own graph (src/composition.ts), with the sweeper the service runs.
+const { app, runtime } = buildService({ ...config, imapMaxConnections }, store, { clock: systemClock, log: silentLogger, pool });
 startMcpSweeper(runtime);
-const events = new TokenEvents();
-events.onRevoked((tokenId) => runtime.revoke(tokenId));
-const sending = async () => (await import("../src/mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, systemClock, runtime.mail.smtp);
-const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
-const providers = new OAuthProviders(config.oauth);
-const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));

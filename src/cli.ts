@@ -5,7 +5,7 @@ import { checkServeSettings, ConfigError, parseSettings, type Config, type Setti
 import { settingsHelp } from "./config/help.ts";
 import { rowByFlag } from "./config/settings-table.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
+import { OAuthProviders } from "./oauth/provider-sign-in/registry.ts";
 import { startService, storeLabel } from "./service.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";

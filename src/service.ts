@@ -1,26 +1,18 @@
-// The composition root: builds every dependency once and starts the server and its sweepers.
+// The running service: opens the store, builds the graph once (./composition.ts), serves it and starts its timers.
 import { join } from "node:path";
 import { systemClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { createApp } from "./http/app.ts";
+import { buildService, type BuiltService } from "./composition.ts";
 import { serve } from "./http/serve.ts";
-import { DEFAULT_HTTP_TIMEOUTS } from "./http/body/timeouts.ts";
 import type { Logger } from "./log.ts";
-import { verifyLogin } from "./mail/imap/verify.ts";
-import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
-import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
+import { startMcpSweeper } from "./mcp/runtime.ts";
 import { sweepSendCaps } from "./sending/caps.ts";
-import { ClientRegistry } from "./oauth/protocol/clients.ts";
-import { clientDocumentsFor } from "./oauth/protocol/documents/documents.ts";
 import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
 import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";
-import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import { DB_FILE } from "./store/data-dir.ts";
 import { databaseLabel } from "./store/db.ts";
 import { openStore } from "./store/store.ts";
-import { OAuthProviders } from "./mail/providers/oauth/registry.ts";
-import { SignInRenewal, signInRenewAt } from "./oauth/upstream/renewal.ts";
 
 export interface Service {
   url: string;
@@ -52,56 +44,54 @@ export function releaseStartupMemory(): void {
   if (typeof shrink === "function") shrink();
 }
 
+/** Stops what startTimers started, in the reverse order. */
+export type StopTimers = () => Promise<void>;
+
+/**
+ * The service's timers over a built graph: the revocation poller (revocations made elsewhere, by
+ * `mailbox-mcp revoke` or another instance, end this process's sessions too), the MCP sweeper and the
+ * one purge of expired rows and rate-limit events (src/oauth/limits/purge.ts: no route purges).
+ * Tests that need one of them start them here, as the service does.
+ */
+export async function startTimers(service: Pick<BuiltService, "store" | "events" | "log" | "runtime">, options: ServiceOptions = {}): Promise<StopTimers> {
+  const { store, events, log, runtime } = service;
+  const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
+  const stopMcp = startMcpSweeper(runtime);
+  const stopPurge = await startPurgeSchedule(async () => {
+    await purgeExpired(store);
+    await sweepSendCaps(store.limits);
+  }, log);
+  return async () => {
+    await stopPurge();
+    await poller.stop();
+    await stopMcp();
+  };
+}
+
+/** Opens the store, builds the graph (./composition.ts), serves it and starts its timers. */
 export async function startService(config: Config, log: Logger, clock: Clock = systemClock, options: ServiceOptions = {}): Promise<Service> {
   const store = await openStore({
     databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, DB_FILE), masterKey: config.secretKey, clock,
     clientIdleMs: CLIENT_IDLE_MS, warn: (m) => log.warn(m),
   });
-  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock));
-  const events = new TokenEvents();
-  // Revocations made elsewhere (mailbox-mcp revoke, another instance) end this process's sessions too.
-  const poller = await startRevocationPoller(store.revocations, events, log, options.revocationPollMs);
-  // Sign-ins at OAuth mail providers renew their access tokens through the credential cache (docs/design.md §5).
-  const providers = new OAuthProviders(config.oauth);
-  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
-  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
-  const imap = config.imapMaxConnections === null ? {} : { maxConnections: config.imapMaxConnections };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, { mail: { credentials, imap }, answers: store.sessionAnswers });
-  // Every revocation this process hears of (its own routes, the poller) ends what the token holds here.
-  events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const stopMcp = startMcpSweeper(runtime);
-  // Built with the first /mcp request, like the endpoint: the send gate's codecs are the SDK's.
-  const sending = async () => (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
-  const mcp = lazyEndpoint({
-    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
-  });
-  const timeouts = DEFAULT_HTTP_TIMEOUTS;
-  const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });
+  const service = buildService(config, store, { clock, log });
   let server;
   try {
-    server = serve(app, { hostname: config.host, port: config.port, log, idleSeconds: timeouts.idleSeconds });
+    server = serve(service.app, { hostname: config.host, port: config.port, log, idleSeconds: service.timeouts.idleSeconds });
   } catch (err) {
-    await poller.stop();
-    await stopMcp();
+    await service.runtime.close();
     await store.close();
     throw err;
   }
-
-  // The one clean-up of expired rows and rate-limit events (src/oauth/limits/purge.ts): no route purges.
-  const stopPurge = await startPurgeSchedule(async () => {
-    await purgeExpired(store);
-    await sweepSendCaps(store.limits);
-  }, log);
+  const stopTimers = await startTimers(service, options);
   releaseStartupMemory();
 
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`,
     port: server.port ?? config.port,
-    imapMaxConnections: runtime.mail.imap.options.maxConnections,
+    imapMaxConnections: service.runtime.mail.imap.options.maxConnections,
     async stop() {
-      await stopPurge();
-      await poller.stop();
-      await stopMcp();
+      await stopTimers();
       await server.stop(true);
       await store.close();
     },

@@ -1,4 +1,4 @@
-// The composition root (src/service.ts) hands MAILBOX_MCP_IMAP_MAX_CONNECTIONS to the IMAP pool, and
+// The service (src/composition.ts through src/service.ts startService) hands MAILBOX_MCP_IMAP_MAX_CONNECTIONS to the IMAP pool, and
 // sizes the pool from the machine when it is unset (src/mail/imap/pool-size.ts).
 import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";

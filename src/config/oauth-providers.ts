@@ -2,7 +2,7 @@
 // by their client ids, and further providers from MAILBOX_MCP_OAUTH_PROVIDERS_FILE or the settings file's
 // [[oauth_providers]], checked here at
 // start-up so a bad file stops the server with a line naming the field. What each provider *is*
-// (endpoints of the presets, how to sign in) lives in src/mail/providers/oauth/; this file only reads.
+// (endpoints of the presets, how to sign in) lives in src/oauth/provider-sign-in/; this file only reads.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./error.ts";
 import { PROVIDERS_TABLE, type SettingsFile } from "./settings-file.ts";

@@ -6,7 +6,7 @@ import type { Logger } from "../log.ts";
 import type { McpAnswering } from "../mcp/transport/endpoint.ts";
 import type { ClientRegistry } from "../oauth/protocol/clients.ts";
 import type { ConnectDeps } from "../oauth/setup/connect.ts";
-import type { SignInStartDeps } from "../oauth/upstream/start.ts";
+import type { SignInStartDeps } from "../oauth/provider-sign-in/start.ts";
 import { storeLimiters } from "../oauth/limits/rate-limit.ts";
 import type { TokenEvents } from "../oauth/lifecycle/token-events.ts";
 import type { Store } from "../store/store.ts";
@@ -20,7 +20,7 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
 import { corsPolicy, securityHeaders } from "./plugins/security.ts";
 import { setupRoutes } from "./routes/setup.ts";
-import { upstreamRoutes } from "./routes/upstream.ts";
+import { providerSignInRoutes } from "./routes/provider-sign-in.ts";
 import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
 export interface AppDeps {
@@ -32,9 +32,9 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/service.ts; tests may inject their own. */
+  /** Live IMAP login check used by /oauth/connect: src/mail/imap/verify.ts from src/composition.ts; tests may override it. */
   verifyLogin: ConnectDeps["verify"];
-  /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); its runtime is built and swept by the composition root. */
+  /** Answers authenticated /mcp requests (src/mcp/transport/endpoint.ts); built lazily (src/mcp/transport/lazy-endpoint.ts); its runtime is built by the composition root (src/composition.ts) and swept by src/service.ts. */
   mcp: McpAnswering;
   /** The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins. */
   providers: SignInStartDeps["providers"];
@@ -62,7 +62,7 @@ export function createApp(deps: AppDeps) {
     .use(frontDoorRoutes(config, providers.list().map((p) => p.label)))
     .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, ...login, formBodyMs }))
-    .use(upstreamRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
+    .use(providerSignInRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

@@ -12,7 +12,7 @@ export type Unseal = (token: string) => Promise<MailAccount | null>;
 
 /**
  * Renews an account whose OAuth access token is about to expire (docs/design.md §5): returns the
- * account with a fresh token. The composition root (src/service.ts) wires the sign-in renewal;
+ * account with a fresh token. The composition root (src/composition.ts) wires the sign-in renewal;
  * without it (DEFAULT_CREDENTIAL_OPTIONS) a due account is refused.
  */
 export type Renew = (token: string, account: MailAccount) => Promise<MailAccount>;

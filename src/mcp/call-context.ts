@@ -39,7 +39,6 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
-    signInProviders: deps.signInProviders ?? [],
   };
   const sending: SendingApi = call
     ? sendingApi(deps.sending, {

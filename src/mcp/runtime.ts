@@ -1,4 +1,4 @@
-// What the composition root (src/service.ts) builds for /mcp: the token's mail connections and
+// What the composition root (src/composition.ts) builds for /mcp: the token's mail connections and
 // credentials, the 2025-era sessions, the per-token call and attachment caps, and the calls in
 // flight. revoke() ends everything a token holds; sweep() is the one timer that expires idle MCP
 // sessions (30 min) and idle mail connections and credentials (5 min).

@@ -5,11 +5,11 @@
 // ./server.ts (test/architecture/import-graph.test.ts).
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
-import type { OAuthProviderInfo } from "../mail/providers/oauth/provider.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { Sending } from "./confirm/tool-sending.ts";
 import type { ToolCallLimiter } from "./limits/call-limit.ts";
 import type { SendBudget } from "./limits/send-budget.ts";
+import type { AnyTool } from "./tools/registry.ts";
 
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
@@ -26,8 +26,8 @@ export interface McpServerDeps {
   version: string;
   /** {base_url}: the icons' origin and the server's website (./identity.ts). */
   baseUrl: string;
-  /** OAuth mail providers configured here (list_providers). */
-  signInProviders?: readonly OAuthProviderInfo[];
+  /** The tools this server registers (./tools/index.ts mcpTools), built once per endpoint. */
+  tools: readonly AnyTool[];
 }
 
 export type { TokenExtra } from "./token-extra.ts";

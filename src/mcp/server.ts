@@ -12,7 +12,7 @@ import { registerReviewCard, servesApps } from "./confirm/review-card.ts";
 import type { McpServerDeps } from "./server-deps.ts";
 import { skipOutputCheckOfOwnResults } from "./output-check.ts";
 import { plainToolErrors } from "./plain-errors.ts";
-import { TOOLS, type AnyTool } from "./tools/index.ts";
+import type { AnyTool } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
@@ -41,12 +41,12 @@ const CACHE_HINTS = {
 } as const;
 
 /**
- * The tools as registered on every server: schemas wrapped once per process (./tool-schema.ts); the
+ * A tool as registered on every server: schemas wrapped once per endpoint (./tool-schema.ts); the
  * title, written once in the tool's file, sent as `title` and as `annotations.title`: the MCP
  * revision 2025-03-26 knows only the latter, and clients of later ones fall back to it. Icons by
  * kind (read or write), on this server's origin (./icons/icons.ts).
  */
-const REGISTRATIONS = TOOLS.map((tool) => ({
+const registration = (tool: AnyTool) => ({
   tool,
   config: {
     title: tool.config.title,
@@ -56,9 +56,22 @@ const REGISTRATIONS = TOOLS.map((tool) => ({
     annotations: { title: tool.config.title, ...tool.config.annotations },
     ...(tool.config._meta ? { _meta: tool.config._meta } : {}),
   },
-}));
+});
 
-const BY_NAME = new Map(REGISTRATIONS.map((r) => [r.tool.name, r]));
+type Registrations = { all: ReturnType<typeof registration>[]; byName: Map<string, ReturnType<typeof registration>> };
+
+/** The registrations of an endpoint's tools, made with its first server and kept while the endpoint holds its tools. */
+const registrationsOf = new WeakMap<readonly AnyTool[], Registrations>();
+
+function registrations(tools: readonly AnyTool[]): Registrations {
+  let known = registrationsOf.get(tools);
+  if (!known) {
+    const all = tools.map(registration);
+    known = { all, byName: new Map(all.map((r) => [r.tool.name, r])) };
+    registrationsOf.set(tools, known);
+  }
+  return known;
+}
 
 /**
  * The tools, prompts, message resource and completions on one server (./identity.ts says who it is);
@@ -73,8 +86,9 @@ export function createMcpServer(deps: McpServerDeps, onlyTool?: string): McpServ
     // A 2026-07-28 round's requestState is checked (signature, expiry, token) before a tool sees it (docs/design.md §3).
     requestState: { verify: deps.sending.codecs.state.verify },
   });
-  const one = onlyTool === undefined ? undefined : BY_NAME.get(onlyTool);
-  for (const { tool, config } of one ? [one] : REGISTRATIONS) {
+  const { all, byName } = registrations(deps.tools);
+  const one = onlyTool === undefined ? undefined : byName.get(onlyTool);
+  for (const { tool, config } of one ? [one] : all) {
     // The cast bridges our generic ToolDef to the SDK's overloads; schemas are checked by the SDK at runtime.
     const registered = server.registerTool(tool.name, { ...config, icons: iconsFor(deps.baseUrl, tool.kind) }, ((args: unknown, ctx: ServerContext) =>
       runTool(deps, server, tool, args, ctx)) as never);

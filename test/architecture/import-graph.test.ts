@@ -13,7 +13,7 @@ function layerOf(file: string): string {
   const [, first, second] = file.split("/");
   if (second !== undefined) return first === "config" ? "base" : first!;
   const name = first!.replace(/\.tsx?$/, "");
-  if (["main", "cli", "service"].includes(name)) return "entry";
+  if (["main", "cli", "service", "composition"].includes(name)) return "entry";
   return "base";
 }
 

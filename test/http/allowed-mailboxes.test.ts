@@ -5,7 +5,7 @@
 // address. The harness Dovecot plays the stranger's server: it accepts alice@example.test.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { hostAllowed, mailboxAllowed, parseAllowedMailboxes, type AllowedMailboxes } from "../../src/allowed-mailboxes.ts";
-import { createApp } from "../../src/http/app.ts";
+import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import type { MailAccount } from "../../src/mail/account.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { testDeps } from "../support/app.ts";
@@ -55,10 +55,10 @@ describe("the list", () => {
 
 /** The app with registration on and `allowed`; `verify` counts live logins (the real one by default). */
 async function server(allowed: string, verify?: (a: MailAccount) => Promise<void>) {
-  const deps = testDeps({ openRegistration: true, allowedMailboxes: list(allowed) });
   const logins: MailAccount[] = [];
-  const real = deps.verifyLogin;
-  const app = createApp({ ...deps, verifyLogin: async (a, o) => { logins.push(a); await (verify ? verify(a) : real(a, o)); } });
+  const { app, ...deps } = testDeps({ openRegistration: true, allowedMailboxes: list(allowed) }, {
+    verifyLogin: async (a, o) => { logins.push(a); await (verify ? verify(a) : verifyLogin(a, o)); },
+  });
   // A stranger's own client: registered anonymously, returning to its own loopback port.
   const client = await registerOk(app);
   const form = async () => {

@@ -1,7 +1,6 @@
 // Limits on what an unauthenticated visitor can make the server do at /oauth/authorize and
 // /oauth/connect, beyond the failed-login limit (connect.test.ts).
 import { describe, expect, test } from "bun:test";
-import { createApp } from "../../src/http/app.ts";
 import { MAX_INFLIGHT_LOGINS } from "../../src/oauth/setup/connect.ts";
 import { LIMITS } from "../../src/oauth/limits/table.ts";
 import { MailError } from "../../src/mail/errors.ts";
@@ -41,12 +40,11 @@ describe("connect attempt limits", () => {
 
   test(`at most ${MAX_INFLIGHT_LOGINS} live checks at once; the next is 503 with Retry-After`, async () => {
     const h = await getHarness();
-    const deps = testDeps({ trustProxy: true });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let checking = 0;
     // Fault injection: a mail server that does not answer until released.
-    const app = createApp({ ...deps, verifyLogin: async () => { checking++; await gate; throw new MailError("timeout", "slow"); } });
+    const { app } = testDeps({ trustProxy: true }, { verifyLogin: async () => { checking++; await gate; throw new MailError("timeout", "slow"); } });
     const ids = await start(app);
     // Each from its own address and login, so only the global bound can refuse them.
     const attempt = (i: number) => postForm(app, "/oauth/connect", aliceFields(h, ids, { email: `u${i}@example.test`, username: `u${i}` }),

@@ -3,7 +3,6 @@ import { describe, expect, test } from "bun:test";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness } from "../support/harness.ts";
 import { createServer } from "node:net";
-import { createApp } from "../../src/http/app.ts";
 import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { testApp, testDeps } from "../support/app.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, REDIRECT, type Handler } from "../oauth/flow.ts";
@@ -140,7 +139,7 @@ describe("POST /oauth/connect", () => {
     const h = await getHarness();
     // A short budget so the silent port times out quickly; loopback is allowed here (test server),
     // so no uniform timing: that is checked at the function level (test/oauth/verify.test.ts).
-    const app = createApp({ ...testDeps(), verifyLogin: (a) => verifyLogin(a, { timeoutMs: 300 }) });
+    const { app } = testDeps({}, { verifyLogin: (a) => verifyLogin(a, { timeoutMs: 300 }) });
     const silent = createServer(() => {});
     const silentPort = await new Promise<number>((r) => silent.listen(0, "127.0.0.1", () => r((silent.address() as { port: number }).port)));
     try {

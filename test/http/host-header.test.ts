@@ -3,7 +3,7 @@
 // error page (stack trace, working directory, source lines). Through the real server, over raw TCP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { createApp, type App } from "../../src/http/app.ts";
+import type { App } from "../../src/http/app.ts";
 import { pathOf } from "../../src/http/plugins/host-header.ts";
 import { SECURITY_HEADERS } from "../../src/http/plugins/security.ts";
 import { serve } from "../../src/http/serve.ts";
@@ -15,7 +15,7 @@ let server: Server<undefined>;
 const log = memoryLogger();
 
 beforeAll(() => {
-  server = serve(createApp(testDeps()), { hostname: "127.0.0.1", port: 0, log });
+  server = serve(testDeps().app, { hostname: "127.0.0.1", port: 0, log });
 });
 afterAll(() => server.stop(true));
 

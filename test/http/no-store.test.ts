@@ -4,7 +4,6 @@
 // carry no caching header. One place per route declares it (src/http/responses.ts); this pins the
 // outcome on every path.
 import { describe, expect, test } from "bun:test";
-import { createApp } from "../../src/http/app.ts";
 import { testDeps } from "../support/app.ts";
 import { authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
 import { LOOPBACK, register } from "../oauth/register-flow.ts";
@@ -18,7 +17,7 @@ function expectNoStore(res: Response, label: string) {
 
 /** An app whose mailbox login always succeeds (no mail server needed), so every step can be reached. */
 function app(openRegistration = false): Handler {
-  return createApp({ ...testDeps({ openRegistration }), verifyLogin: async () => {} });
+  return testDeps({ openRegistration }, { verifyLogin: async () => {} }).app;
 }
 
 /** authorize → form → connect: the answers on the way and a code. */

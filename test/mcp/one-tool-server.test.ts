@@ -3,12 +3,14 @@
 // name that is none of ours, gets every tool.
 import { describe, expect, test } from "bun:test";
 import { createMcpServer } from "../../src/mcp/server.ts";
+import { buildSending } from "../../src/mcp/confirm/tool-sending.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { testDeps } from "../support/app.ts";
 
 const registered = (onlyTool?: string) => {
   const d = testDeps();
-  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending: d.sending, log: d.log, version: "0", baseUrl: d.config.baseUrl };
+  const sending = buildSending(d.store, d.config.secretKey, d.config.sendLimits, d.clock, d.runtime.mail.smtp);
+  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending, tools: TOOLS, log: d.log, version: "0", baseUrl: d.config.baseUrl };
   return Object.keys((createMcpServer(deps, onlyTool) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools).sort();
 };
 

@@ -18,7 +18,6 @@ import { BACKENDS, closeStoresAfterEach, countRows, dumpStore } from "../support
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "./flow.ts";
 import { signedInToken, signIn } from "./sign-in-flow.ts";
 import type { Db } from "../../src/store/db.ts";
-import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
 import { silentLogger } from "../../src/log.ts";
 import { testDeps } from "../support/app.ts";
@@ -52,8 +51,8 @@ async function signInFlows(h: Harness, db: Db): Promise<string[]> {
   const base = `http://localhost:${port}`;
   const fake = h.oauth.client({ redirectUris: [`${base}/oauth/upstream/callback`], accessTtlS: 10, clock: () => deps.clock() });
   const mail = { imap: { host: "localhost", port: h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: h.smtp.port, security: "none" as const } };
-  const deps = testDeps({ baseUrl: base, oauth: { microsoft: null, google: null, file: [fake.settings(mail, { id: "fake" })] } }, {}, (key, clock) => storesOver(db, key, clock));
-  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger });
+  const deps = testDeps({ baseUrl: base, oauth: { microsoft: null, google: null, file: [fake.settings(mail, { id: "fake" })] } }, { makeStore: (key, clock) => storesOver(db, key, clock) });
+  const server = serve(deps.app, { hostname: "127.0.0.1", port, log: silentLogger });
   const before = new Set(h.oauth.issued());
   try {
     const token = await signedInToken(base, "fake");
@@ -91,7 +90,7 @@ describe("nothing secret at rest", () => {
     test(`${backend.name}: no row holds a password, token, code, request id, CSRF token or mailbox address`, async () => {
       const h = await getHarness();
       const db = await backend.open();
-      const { app, log } = testApp({}, (key, clock) => storesOver(db, key, clock));
+      const { app, log } = testApp({}, { makeStore: (key, clock) => storesOver(db, key, clock) });
       const secrets = await flows(app, h);
       // A failed login too: the rate-limit events must not name the mailbox either.
       const ids = formIds(await (await authorize(app, authorizeQuery(newVerifier()))).text());
@@ -112,7 +111,7 @@ describe("nothing secret at rest", () => {
     dirs.push(dir);
     const db = await openSqlite(join(dir, "store.db"));
     await migrate(db);
-    const { app } = testApp({}, (key, clock) => storesOver(db, key, clock));
+    const { app } = testApp({}, { makeStore: (key, clock) => storesOver(db, key, clock) });
     const secrets = await flows(app, h);
     const files = readdirSync(dir);
     expect(files).toContain("store.db-wal");
@@ -128,7 +127,7 @@ describe("nothing secret at rest", () => {
     dirs.push(dir);
     const db = await openSqlite(join(dir, "store.db"));
     await migrate(db);
-    const { app } = testApp({ openRegistration: true }, (key, clock) => storesOver(db, key, clock));
+    const { app } = testApp({ openRegistration: true }, { makeStore: (key, clock) => storesOver(db, key, clock) });
     const client = await registerOk(app, { token_endpoint_auth_method: "client_secret_post" });
     const verifier = newVerifier();
     const query = authorizeQuery(verifier, { client_id: client.client_id, redirect_uri: LOOPBACK });

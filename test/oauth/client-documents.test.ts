@@ -4,9 +4,8 @@
 // The documents come from a plain-HTTP test server on loopback, which the tests' MAILBOX_MCP_ALLOW_PRIVATE_HOSTS lets through.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Config } from "../../src/config.ts";
-import { createApp } from "../../src/http/app.ts";
 import { freshFor } from "../../src/oauth/protocol/documents/documents.ts";
-import { testDeps } from "../support/app.ts";
+import { testDeps, type TestOverrides } from "../support/app.ts";
 import { startDocumentServer, type DocumentServer } from "../support/document-server.ts";
 import { getHarness } from "../support/harness.ts";
 import { connectClient, callOk, startTestServer } from "../support/mcp-client.ts";
@@ -20,9 +19,8 @@ let docs: DocumentServer;
 const good = (path: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
   docs.serve(path, { client_id: docs.url(path), client_name: "Doc App", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", ...extra }, headers);
 
-function app(overrides: Partial<Config> = {}, documents: Parameters<typeof testDeps>[4] = {}) {
-  const deps = testDeps({ clientMetadataDocuments: true, ...overrides }, {}, undefined, {}, documents);
-  return { ...deps, app: createApp(deps) };
+function app(overrides: Partial<Config> = {}, documents: TestOverrides["documents"] = {}) {
+  return testDeps({ clientMetadataDocuments: true, ...overrides }, { documents });
 }
 
 const asClient = (clientId: string, more: Record<string, string | null> = {}) =>

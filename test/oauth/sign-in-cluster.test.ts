@@ -4,7 +4,6 @@
 // token is never sent twice.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { createApp } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
 import { silentLogger } from "../../src/log.ts";
 import { openPostgres, type Db } from "../../src/store/db.ts";
@@ -32,8 +31,8 @@ let base = "";
 /** An instance on the store at `url`, on its own port; every instance has the one public URL (behind a load balancer). */
 async function instance(url: string, oauth: Config["oauth"], port: number): Promise<Instance> {
   const db = await openPostgres(url);
-  const deps = testDeps({ baseUrl: base, oauth }, {}, (key, clock) => storesOver(db, key, clock));
-  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger });
+  const deps = testDeps({ baseUrl: base, oauth }, { makeStore: (key, clock) => storesOver(db, key, clock) });
+  const server = serve(deps.app, { hostname: "127.0.0.1", port, log: silentLogger });
   const stop = async () => { await deps.runtime.close(); await server.stop(true); await db.close(); };
   return { deps, mcpUrl: `http://localhost:${port}/mcp`, stop };
 }

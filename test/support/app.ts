@@ -1,20 +1,12 @@
-// Builds the real app on an in-memory store with a manual clock, for app.handle() tests
-// (src/store/store.ts memoryStore: usable at once, its migration runs first).
+// The service's own graph (src/composition.ts buildService) on a test store and a manual clock, for
+// app.handle() tests and test servers (src/store/store.ts memoryStore: usable at once, its migration
+// runs first). Nothing is wired here: a test changes a part through ServiceOverrides, never by
+// building one of its own. No timer runs (src/service.ts startTimers starts them where a test needs them).
 import { manualClock, type Clock } from "../../src/clock.ts";
+import { buildService, type ServiceOverrides } from "../../src/composition.ts";
 import type { Config } from "../../src/config.ts";
-import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { memoryLogger } from "../../src/log.ts";
 import { memoryStore, type Store } from "../../src/store/store.ts";
-import { TokenEvents } from "../../src/oauth/lifecycle/token-events.ts";
-import { ClientRegistry } from "../../src/oauth/protocol/clients.ts";
-import { clientDocumentsFor, type DocumentOptions } from "../../src/oauth/protocol/documents/documents.ts";
-import type { PoolOptions } from "../../src/mail/imap/pool.ts";
-import { McpEndpoint } from "../../src/mcp/transport/endpoint.ts";
-import { accountUnsealer, McpRuntime, type McpLimits } from "../../src/mcp/runtime.ts";
-import { verifyLogin } from "../../src/mail/imap/verify.ts";
-import { buildSending } from "../../src/mcp/confirm/tool-sending.ts";
-import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
-import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
 
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testConfig } from "./config.ts";
 import { testConfig } from "./config.ts";
@@ -23,34 +15,28 @@ import { testConfig } from "./config.ts";
 export type StoreFactory = (masterKey: Uint8Array, clock: Clock) => Store;
 
 /**
- * The composition src/service.ts makes, on a test store and a manual clock: `makeStore`: another store
- * to build on (a file, Postgres); by default a fresh in-memory one. The runtime's parts are also
- * returned by name (imap, smtp, sessions, calls, sendBudget) for tests that look inside.
+ * What a test may change: the service's overrides, and the store to build on (by default a fresh
+ * in-memory one). The clock is always a manual one and the log a memory one: tests move and read them.
  */
-export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}, makeStore: StoreFactory = memoryStore, pool: Partial<PoolOptions> = {},
-  documents: Pick<DocumentOptions, "resolve" | "timeoutMs"> = {}) {
-  const config = testConfig(overrides);
-  const clock = manualClock(Date.now());
-  const log = memoryLogger();
-  const store = makeStore(config.secretKey, clock);
-  const { db, grants, pending, activity } = store;
-  const clients = new ClientRegistry(config, store.clients, clientDocumentsFor(config, clock, documents));
-  const events = new TokenEvents();
-  const providers = new OAuthProviders(config.oauth);
-  const renewal = new SignInRenewal(store.renewals, providers, clock, log);
-  const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
-  events.onRevoked((tokenId) => runtime.revoke(tokenId));
-  const sending = buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl });
-  const { imap, smtp } = runtime.mail;
-  const { sessions, calls, sendBudget } = runtime;
-  return {
-    config, clock, log, store, db, grants, pending, clients, activity, events, mcp, runtime, imap, smtp, sessions, calls, sendBudget, sending, verifyLogin, providers,
-  } satisfies AppDeps & Record<string, unknown>;
+export interface TestOverrides extends Omit<ServiceOverrides, "clock" | "log"> {
+  makeStore?: StoreFactory;
 }
 
-export function testApp(overrides: Partial<Config> = {}, makeStore?: StoreFactory) {
-  const deps = testDeps(overrides, {}, makeStore);
-  return { ...deps, app: createApp(deps) };
+/**
+ * The service's graph over a test configuration, a manual clock and a memory log. Some parts are
+ * also returned by name (db, grants, imap, smtp, sessions, calls, sendBudget…) for tests that look inside.
+ */
+export function testDeps(config: Partial<Config> = {}, { makeStore = memoryStore, ...overrides }: TestOverrides = {}) {
+  const settings = testConfig(config);
+  const clock = manualClock(Date.now());
+  const log = memoryLogger();
+  const service = buildService(settings, makeStore(settings.secretKey, clock), { ...overrides, clock, log });
+  const { db, grants, pending, activity } = service.store;
+  const { imap, smtp } = service.runtime.mail;
+  const { sessions, calls, sendBudget } = service.runtime;
+  // `clock` and `log` with the types the tests use (a ManualClock's set/advance, a MemoryLogger's lines).
+  return { ...service, clock, log, db, grants, pending, activity, imap, smtp, sessions, calls, sendBudget };
 }
+
+/** testDeps under its older name, for the tests that want the app first. */
+export const testApp = testDeps;

@@ -4,13 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../src/config.ts";
-import { createApp, type AppDeps } from "../../src/http/app.ts";
 import { serve } from "../../src/http/serve.ts";
-import type { HttpTimeouts } from "../../src/http/body/timeouts.ts";
 import { silentLogger } from "../../src/log.ts";
-import type { PoolOptions } from "../../src/mail/imap/pool.ts";
-import type { McpLimits } from "../../src/mcp/runtime.ts";
-import { testDeps, type StoreFactory } from "./app.ts";
+import { testDeps, type TestOverrides } from "./app.ts";
 import { freePort } from "./dovecot.ts";
 
 export type TestDeps = ReturnType<typeof testDeps>;
@@ -23,16 +19,13 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: {
-    config?: Partial<Config>; pool?: Partial<PoolOptions>; limits?: McpLimits; timeouts?: HttpTimeouts; makeStore?: StoreFactory;
-    verifyLogin?: AppDeps["verifyLogin"];
-  } = {},
+  opts: TestOverrides & { config?: Partial<Config> } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const base = testDeps({ baseUrl, port, ...opts.config }, opts.limits, opts.makeStore, opts.pool);
-  const deps = { ...base, verifyLogin: opts.verifyLogin ?? base.verifyLogin, timeouts: opts.timeouts };
-  const server = serve(createApp(deps), { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: opts.timeouts?.idleSeconds });
+  const { config, ...overrides } = opts;
+  const deps = testDeps({ baseUrl, port, ...config }, overrides);
+  const server = serve(deps.app, { hostname: "127.0.0.1", port, log: silentLogger, idleSeconds: deps.timeouts.idleSeconds });
   return {
     deps,
     baseUrl,

@@ -12,7 +12,7 @@ import { html, jsonNoStore } from "../responses.ts";
 /** What the front door shows: where and how to connect (never the client secret, which it is not given). */
 export type FrontDoorOptions = Pick<Config, "baseUrl" | "clientId" | "openRegistration" | "clientMetadataDocuments" | "extraRedirectUris" | "version">;
 
-/** `signInProviders`: labels of the OAuth mail providers the setup page offers (src/mail/providers/oauth/). */
+/** `signInProviders`: labels of the OAuth mail providers the setup page offers (src/oauth/provider-sign-in/). */
 export function frontDoorRoutes(config: FrontDoorOptions, signInProviders: string[] = []) {
   // Never the secret, nor whose mailboxes are allowed: this page is public.
   const guide = connectGuide({ ...config, clientSecret: null, allowedMailboxes: undefined, signInProviders });

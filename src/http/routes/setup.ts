@@ -23,21 +23,21 @@ import { clientAddress } from "../client-address.ts";
 import { limitedBody } from "../body/form.ts";
 import { html, jsonNoStore, noStore, seeOther } from "../responses.ts";
 import { setSignInCookie } from "./sign-in-cookie.ts";
-import type { SignInStartDeps } from "../../oauth/upstream/start.ts";
+import type { SignInStartDeps } from "../../oauth/provider-sign-in/start.ts";
 
 /** What the setup routes need; src/http/app.ts builds it from the app's dependencies. */
 export interface SetupRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   store: Pick<Store, "grants" | "pending" | "upstreamFlows">;
-  /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/mail/providers/oauth/). */
+  /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/oauth/provider-sign-in/). */
   providers: SignInStartDeps["providers"];
   /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */
   limits: Pick<Limiters, "authorize" | "document-fetch" | "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
-  /** The live mailbox login check: src/service.ts passes src/mail/imap/verify.ts, tests their own. */
+  /** The live mailbox login check: src/composition.ts passes src/mail/imap/verify.ts, tests may override it. */
   verifyLogin: ConnectDeps["verify"];
   /** Live mail-server logins on this instance, shared with the sign-in callback (src/http/app.ts). */
   liveLogins: ConnectDeps["inflight"];

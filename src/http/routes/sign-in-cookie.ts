@@ -2,7 +2,7 @@
 // (RFC 9700 §4.7.1: the state must be bound to the user agent). Only its SHA-256 is stored
 // (src/store/upstream-flows.ts). Scoped to the callback's path, HttpOnly; SameSite=Lax, which a
 // top-level redirect from the provider still carries; Secure when the server is reached over HTTPS.
-import { CALLBACK_PATH } from "../../oauth/upstream/start.ts";
+import { CALLBACK_PATH } from "../../oauth/provider-sign-in/start.ts";
 
 export const SIGN_IN_COOKIE = "mailbox_mcp_sign_in";
 /** As long as a pending authorization (10 minutes). */

@@ -3,7 +3,6 @@
 import type { ImapFlow } from "imapflow";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
-import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
@@ -46,8 +45,6 @@ export interface ToolContext {
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;
-  /** OAuth mail providers configured on this server (list_providers); none when absent. */
-  signInProviders?: readonly OAuthProviderInfo[];
 }
 
 /** What src/mail/write/ needs to compose and save a message (and the gate to send it), from the call's context. */

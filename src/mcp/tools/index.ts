@@ -59,7 +59,7 @@ import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
-import { listProviders } from "./read/list-providers.ts";
+import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
 import { searchEmails } from "./read/search-emails.ts";
 import { archiveEmail } from "./write/archive-email.ts";
 import { confirmSend } from "./write/confirm-send.ts";
@@ -82,9 +82,12 @@ export type { ToolDef } from "./define.ts";
 export type { AnyTool } from "./registry.ts";
 import type { AnyTool } from "./registry.ts";
 
-/** Every tool the server offers, in tools/list order, checked at start. One line per tool. */
-export const TOOLS = toolRegistry([
-  listProviders,
+/**
+ * Every tool the server offers, in tools/list order, checked when built. One line per tool.
+ * `signIns`: the provider sign-ins this server offers, which list_providers lists (and no other tool needs).
+ */
+export const mcpTools = (signIns: readonly OfferedSignIn[]): readonly AnyTool[] => toolRegistry([
+  listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
   searchEmails,
@@ -107,6 +110,9 @@ export const TOOLS = toolRegistry([
   deleteFolder,
   confirmSend,
 ]);
+
+/** The tools as every server has them (names, kinds, schemas), for what does not call them; list_providers lists no sign-in here. */
+export const TOOLS = mcpTools([]);
 
 /** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
 export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");

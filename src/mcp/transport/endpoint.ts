@@ -16,7 +16,7 @@ import { createModernHandler, isModernClient, isModernPost } from "./modern.ts";
 import type { McpRuntime } from "../runtime.ts";
 import type { McpServerDeps, TokenExtra } from "../server.ts";
 import type { Sending } from "../confirm/tool-sending.ts";
-import type { OAuthProviderInfo } from "../../mail/providers/oauth/provider.ts";
+import type { AnyTool } from "../tools/index.ts";
 
 export interface McpEndpointDeps {
   runtime: McpRuntime;
@@ -29,8 +29,8 @@ export interface McpEndpointDeps {
   sending: Sending;
   /** {base_url}, for the icons and website the server names (src/mcp/identity.ts). */
   baseUrl: string;
-  /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
-  signInProviders?: readonly OAuthProviderInfo[];
+  /** The tools its servers register (src/mcp/tools/index.ts mcpTools). */
+  tools: readonly AnyTool[];
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -60,7 +60,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
-      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
+      tools: deps.tools, baseUrl: deps.baseUrl,
     };
     const relay = runtime.relay;
     this.hooks = {

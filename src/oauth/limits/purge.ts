@@ -2,7 +2,7 @@
 // purged every minute"): pending authorizations, codes, tokens, registrations (Store.purgeExpired)
 // and every limit's events once they left its window (limits.ts). No answer depends on it, since
 // every lookup already ignores what has expired; it only keeps the tables small. So it runs on one
-// schedule owned by the composition root (src/service.ts), on a timer rather than on the requests:
+// schedule owned by the running service (src/service.ts startTimers), on a timer rather than on the requests:
 // once a minute per instance, as the per-request purges were, and an idle server clears its
 // tables too.
 import type { Logger } from "../../log.ts";

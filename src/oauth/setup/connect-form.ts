@@ -20,7 +20,7 @@ export interface ConnectFields {
   access?: string;
   /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
   send?: string;
-  /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/upstream/start.ts). */
+  /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/provider-sign-in/start.ts). */
   upstream?: string;
 }
 

@@ -10,7 +10,7 @@ import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
-import { startSignIn, type SignInStartDeps } from "../upstream/start.ts";
+import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
 import type { SendPolicy } from "../../send-policy.ts";
@@ -43,7 +43,7 @@ export interface ConnectDeps {
   /** Revocation fan-out, for the grants a new connect replaces. */
   events: TokenEvents;
   resolve?: Resolver;
-  /** Sign-in at OAuth mail providers (src/oauth/upstream/): a provider of theirs is sent there instead of a password login. */
+  /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
 }
 
@@ -162,7 +162,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
  * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
  * login; logins at once on this instance), checked — and the verified mailbox matched against
  * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
- * callback of an OAuth provider logs in through here too (src/oauth/upstream/callback.ts).
+ * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
 export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });

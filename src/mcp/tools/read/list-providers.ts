@@ -1,10 +1,12 @@
-// list_providers: the mail provider presets a person can pick when connecting a mailbox.
+// list_providers: the mail provider presets a person can pick when connecting a mailbox, and the
+// provider sign-ins this server offers (src/oauth/provider-sign-in/): the one tool that needs them,
+// so they are handed to it when the endpoint's tools are built (../index.ts mcpTools), not to every call.
 import { z } from "zod";
 import { PROVIDERS } from "../../../mail/providers/presets.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
-import type { OAuthProviderInfo } from "../../../mail/providers/oauth/provider.ts";
+import type { ServerEndpoint } from "../../../mail/account.ts";
 
 const endpoint = z.object({
   host: z.string().nullable().describe("null for custom: the person enters it."),
@@ -22,46 +24,47 @@ const provider = z.object({
   auth: z.enum(["app_password", "oauth"]).describe("oauth: the person signs in at the provider on the setup page; app_password: they enter an app-specific password."),
 });
 
-export const listProviders = defineTool({
-  name: "list_providers",
-  kind: "read",
-  config: {
-    title: "List email providers",
-    description:
-      "Lists the email providers this server has presets for (IMAP/SMTP servers, where to create an app password, caveats), " +
-      "and those whose sign-in page this server offers instead of an app password (auth \"oauth\"). " +
-      "Use it to help someone choose a provider or explain how to connect; it does not touch the mailbox.",
-    inputSchema: {},
-    outputSchema: { providers: z.array(provider) },
-    annotations: { ...READ_ONLY, openWorldHint: false },
-  },
-  handler: async (_args, ctx) => {
-    const { providers, text } = listFor(ctx.signInProviders ?? NONE);
-    return ok({ providers }, text);
-  },
-});
+/**
+ * A provider sign-in as list_providers shows it: what the composition root hands over from
+ * src/oauth/provider-sign-in/ (providerInfo), named here so that mcp/ needs nothing of oauth/.
+ */
+export interface OfferedSignIn {
+  id: string;
+  label: string;
+  imap: ServerEndpoint;
+  smtp: ServerEndpoint;
+  notes: string;
+}
 
-const NONE: readonly OAuthProviderInfo[] = [];
+/** list_providers over this server's provider sign-ins; its answer is built once, on the first call. */
+export const listProvidersTool = (signIns: readonly OfferedSignIn[]) => {
+  let listing: Listing | undefined;
+  return defineTool({
+    name: "list_providers",
+    kind: "read",
+    config: {
+      title: "List email providers",
+      description:
+        "Lists the email providers this server has presets for (IMAP/SMTP servers, where to create an app password, caveats), " +
+        "and those whose sign-in page this server offers instead of an app password (auth \"oauth\"). " +
+        "Use it to help someone choose a provider or explain how to connect; it does not touch the mailbox.",
+      inputSchema: {},
+      outputSchema: { providers: z.array(provider) },
+      annotations: { ...READ_ONLY, openWorldHint: false },
+    },
+    // The list and its text depend only on the presets and the sign-ins, so they are built once, not per
+    // call (docs/performance.md "The MCP floor": list_providers is the floor's tool). Frozen: every call
+    // hands out the same objects.
+    handler: async () => {
+      const { providers, text } = (listing ??= build(signIns));
+      return ok({ providers }, text);
+    },
+  });
+};
 
 type Listing = { providers: readonly Record<string, unknown>[]; text: string };
 
-/**
- * The list and its text depend only on the presets and the server's sign-in providers (one array per
- * endpoint), so they are built once per such array, not per call (docs/performance.md "The MCP floor":
- * list_providers is the floor's tool). Frozen: every call hands out the same objects.
- */
-const listings = new WeakMap<readonly OAuthProviderInfo[], Listing>();
-
-function listFor(signInProviders: readonly OAuthProviderInfo[]): Listing {
-  let listing = listings.get(signInProviders);
-  if (!listing) {
-    listing = build(signInProviders);
-    listings.set(signInProviders, listing);
-  }
-  return listing;
-}
-
-function build(signInProviders: readonly OAuthProviderInfo[]): Listing {
+function build(signInProviders: readonly OfferedSignIn[]): Listing {
   const passwords = PROVIDERS.map(({ id, name, imap, smtp, app_password_url, notes }) =>
     ({ id, name, imap, smtp, app_password_url, notes, auth: "app_password" as const }));
   // The sign-in providers first: where one is offered, it is the way to connect (docs/design.md §5).

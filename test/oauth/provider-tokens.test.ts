@@ -1,9 +1,9 @@
 // The pieces of a sign-in that need no provider: when a token is renewed (docs/oauth-providers.md §3),
 // which address the ID token names, and how a provider's refusal is worded (§4).
 import { describe, expect, test } from "bun:test";
-import { addressFromClaims, jwtClaims } from "../../src/mail/providers/oauth/address.ts";
-import { renewalFor, retryLater } from "../../src/mail/providers/oauth/lifetime.ts";
-import { upstreamError } from "../../src/mail/providers/oauth/upstream-error.ts";
+import { addressFromClaims, jwtClaims } from "../../src/oauth/provider-sign-in/address.ts";
+import { renewalFor, retryLater } from "../../src/oauth/provider-sign-in/lifetime.ts";
+import { upstreamError } from "../../src/oauth/provider-sign-in/errors.ts";
 
 describe("renewal time: four fifths of the lifetime", () => {
   const set = (expiresIn: number, refreshToken: string | null = "rt") => ({ accessToken: "at", refreshToken, expiresIn, idToken: null });

@@ -1,6 +1,6 @@
 // The built-in OAuth mail providers (docs/oauth-providers.md, where each value is traced to the
-// provider's documentation; test/mail/oauth-presets.test.ts checks them). On only when configured.
-import type { OAuthClientSettings } from "../../../config/oauth-providers.ts";
+// provider's documentation; test/oauth/provider-presets.test.ts checks them). On only when configured.
+import type { OAuthClientSettings } from "../../config/oauth-providers.ts";
 import type { OAuthProvider } from "./provider.ts";
 
 /**

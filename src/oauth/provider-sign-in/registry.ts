@@ -1,6 +1,6 @@
 // The OAuth mail providers this server offers, built once from the configuration (docs/design.md §5):
 // the presets whose client id is set, then the providers file in its order.
-import type { FileProviderSettings, OAuthSettings } from "../../../config/oauth-providers.ts";
+import type { FileProviderSettings, OAuthSettings } from "../../config/oauth-providers.ts";
 import { providerInfo, type OAuthProvider, type OAuthProviderInfo } from "./provider.ts";
 import { googleProvider, microsoftProvider } from "./presets.ts";
 

@@ -3,7 +3,7 @@
 // library. Client authentication is client_secret_post (RFC 6749 §2.3.1), which Microsoft, Google and
 // the usual self-hosted servers accept; a public client sends only its id.
 import type { OAuthProvider } from "./provider.ts";
-import { UpstreamError, upstreamError } from "./upstream-error.ts";
+import { UpstreamError, upstreamError } from "./errors.ts";
 
 export interface TokenSet {
   accessToken: string;

@@ -2,15 +2,15 @@
 // browser back with a code (or an error); we exchange it (PKCE), learn the mailbox address, build the
 // account, check a live IMAP login with the access token (docs/contract.md §14, item 5: no code before
 // a live IMAP login) and only then issue the MCP code, exactly as the password form does. Every failure
-// comes back on the setup form in words (upstream-error.ts), never to the client's redirect.
+// comes back on the setup form in words (errors.ts), never to the client's redirect.
 import type { Clock } from "../../clock.ts";
 import type { MailAccount } from "../../mail/account.ts";
-import { learnAddress } from "../../mail/providers/oauth/address.ts";
-import { renewalFor } from "../../mail/providers/oauth/lifetime.ts";
-import type { OAuthProvider } from "../../mail/providers/oauth/provider.ts";
-import type { OAuthProviders } from "../../mail/providers/oauth/registry.ts";
-import { exchangeCode, type Fetch } from "../../mail/providers/oauth/token-client.ts";
-import { upstreamError, UpstreamError, type UpstreamErrorKind } from "../../mail/providers/oauth/upstream-error.ts";
+import { learnAddress } from "./address.ts";
+import { renewalFor } from "./lifetime.ts";
+import type { OAuthProvider } from "./provider.ts";
+import type { OAuthProviders } from "./registry.ts";
+import { exchangeCode, type Fetch } from "./token-client.ts";
+import { upstreamError, UpstreamError, type UpstreamErrorKind } from "./errors.ts";
 import type { PendingRequest } from "../../store/pending.ts";
 import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts";
 import { chooseAccess } from "../setup/access.ts";

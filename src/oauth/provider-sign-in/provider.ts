@@ -1,7 +1,7 @@
 // An OAuth mail provider (docs/design.md §5): where a person signs in, what the server asks for, and
 // the IMAP/SMTP endpoints the access token opens. Built from the configuration by ./registry.ts.
-import type { ServerEndpoint } from "../../account.ts";
-import type { AddressSource, SaslMechanism } from "../../../config/oauth-providers.ts";
+import type { ServerEndpoint } from "../../mail/account.ts";
+import type { AddressSource, SaslMechanism } from "../../config/oauth-providers.ts";
 
 export type { AddressSource, SaslMechanism };
 

@@ -1,6 +1,6 @@
 // Keeping a signed-in mailbox's access token fresh (docs/design.md §5, docs/oauth-providers.md §3): the
 // renewal hook of src/mail/credentials.ts. A call that finds the token due (four fifths of its
-// lifetime gone, src/mail/providers/oauth/lifetime.ts) renews it once for every caller on this
+// lifetime gone, src/oauth/provider-sign-in/lifetime.ts) renews it once for every caller on this
 // instance; across instances the store's per-grant lock lets one refresh and the others read its
 // result (src/store/grant-renewal.ts). A rotated refresh token is sealed and stored before the lock
 // is released. `invalid_grant` marks the grant lost: tools then say to reconnect, without asking the
@@ -10,11 +10,11 @@ import type { Logger } from "../../log.ts";
 import { decodeAccount, encodeAccount, type MailAccount, type TokenRenewal } from "../../mail/account.ts";
 import type { Renew, RenewAt } from "../../mail/credentials.ts";
 import { MailError } from "../../mail/errors.ts";
-import { renewalFor, retryLater } from "../../mail/providers/oauth/lifetime.ts";
-import type { OAuthProvider } from "../../mail/providers/oauth/provider.ts";
-import type { OAuthProviders } from "../../mail/providers/oauth/registry.ts";
-import { refreshTokens, type Fetch } from "../../mail/providers/oauth/token-client.ts";
-import { UpstreamError } from "../../mail/providers/oauth/upstream-error.ts";
+import { renewalFor, retryLater } from "./lifetime.ts";
+import type { OAuthProvider } from "./provider.ts";
+import type { OAuthProviders } from "./registry.ts";
+import { refreshTokens, type Fetch } from "./token-client.ts";
+import { UpstreamError } from "./errors.ts";
 import type { GrantRenewals, RenewalOutcome } from "../../store/grant-renewal.ts";
 
 const renewalOf = (a: MailAccount): TokenRenewal | null => (a.auth.kind === "oauth2" ? a.auth.renewal ?? null : null);

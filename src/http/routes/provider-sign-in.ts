@@ -1,5 +1,5 @@
 // GET /oauth/upstream/callback (docs/design.md §5): where an OAuth mail provider sends the browser back
-// after the sign-in the setup form started. The use case is src/oauth/upstream/callback.ts; this file
+// after the sign-in the setup form started. The use case is src/oauth/provider-sign-in/callback.ts; this file
 // reads the query and the sign-in cookie and answers with the same pages as the form: the 303 to the
 // MCP client, the form again with a message, or an error page. The cookie is cleared on every answer.
 import { Elysia } from "elysia";
@@ -10,15 +10,15 @@ import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
 import type { Limiters } from "../../oauth/limits/rate-limit.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { ConnectDeps } from "../../oauth/setup/connect.ts";
-import { finishSignIn, type CallbackQuery, type SignInCallbackDeps } from "../../oauth/upstream/callback.ts";
-import { CALLBACK_PATH, type SignInStartDeps } from "../../oauth/upstream/start.ts";
+import { finishSignIn, type CallbackQuery, type SignInCallbackDeps } from "../../oauth/provider-sign-in/callback.ts";
+import { CALLBACK_PATH, type SignInStartDeps } from "../../oauth/provider-sign-in/start.ts";
 import type { Store } from "../../store/store.ts";
 import { clientAddress } from "../client-address.ts";
 import { noStore } from "../responses.ts";
 import { connectResponse, errorPage, type SetupPageContext } from "./setup.ts";
 import { clearSignInCookie, signInCookie } from "./sign-in-cookie.ts";
 
-export interface UpstreamRouteOptions {
+export interface ProviderSignInRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
@@ -45,7 +45,7 @@ function callbackQuery(url: URL): CallbackQuery | null {
   return q;
 }
 
-export function upstreamRoutes(deps: UpstreamRouteOptions) {
+export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
   const { config, store, providers } = deps;
   const callbackDeps: SignInCallbackDeps = {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,

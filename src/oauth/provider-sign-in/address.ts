@@ -8,7 +8,7 @@
 // mail server refuses a token for another mailbox.
 import type { OAuthProvider } from "./provider.ts";
 import type { Fetch, TokenSet } from "./token-client.ts";
-import { UpstreamError } from "./upstream-error.ts";
+import { UpstreamError } from "./errors.ts";
 
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
 const USERINFO_TIMEOUT_MS = 10_000;

@@ -2,7 +2,7 @@
 // passed. The margin grows with the lifetime, so a one-hour Microsoft token is renewed 12 minutes
 // before it expires and a test token of 10 seconds 2 seconds before; calls in between use the token
 // as it is and never wait on the provider.
-import type { TokenRenewal } from "../../account.ts";
+import type { TokenRenewal } from "../../mail/account.ts";
 import type { TokenSet } from "./token-client.ts";
 
 /** Share of the lifetime after which the next call renews. */

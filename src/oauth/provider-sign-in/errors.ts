@@ -2,7 +2,7 @@
 // (docs/oauth-providers.md §4): consent declined, an account outside the configured tenant, an app
 // the provider does not know, a secret that expired. Microsoft puts the reason in `error_description`
 // as an AADSTS number; the words here are ours, the number is kept so an operator can look it up.
-import { cleanLine } from "../../content/sanitize.ts";
+import { cleanLine } from "../../mail/content/sanitize.ts";
 
 /** Who can fix it: the person (sign in again, other account), the operator (app registration), or nobody now (try later). */
 export type UpstreamErrorKind = "refused" | "misconfigured" | "unavailable" | "lost";

@@ -3,8 +3,8 @@
 // S256 (RFC 7636) and our own `state`, remembering what the callback will need (src/store/upstream-flows.ts).
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.ts";
-import type { OAuthProviders } from "../../mail/providers/oauth/registry.ts";
-import type { OAuthProvider } from "../../mail/providers/oauth/provider.ts";
+import type { OAuthProviders } from "./registry.ts";
+import type { OAuthProvider } from "./provider.ts";
 import { randomHex } from "../../store/crypto.ts";
 import type { PendingRequest } from "../../store/pending.ts";
 import type { UpstreamFlows } from "../../store/upstream-flows.ts";

@@ -2,9 +2,9 @@
 // docs/oauth-providers.md §1 and §2 record it (no network here): endpoints, scopes and their order,
 // the parameters that make a refresh token come, the mail servers and the SASL mechanism.
 import { describe, expect, test } from "bun:test";
-import { googleProvider, microsoftProvider } from "../../src/mail/providers/oauth/presets.ts";
-import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
-import { authorizationUrl } from "../../src/oauth/upstream/start.ts";
+import { googleProvider, microsoftProvider } from "../../src/oauth/provider-sign-in/presets.ts";
+import { OAuthProviders } from "../../src/oauth/provider-sign-in/registry.ts";
+import { authorizationUrl } from "../../src/oauth/provider-sign-in/start.ts";
 import { s256 } from "../../src/oauth/protocol/pkce.ts";
 
 const VERIFIER = "v".repeat(43);
