@@ -7,7 +7,7 @@ import { serve } from "./http/serve.ts";
 import type { Logger } from "./log.ts";
 import { startMcpSweeper } from "./mcp/runtime.ts";
 import { sweepSendCaps } from "./sending/caps.ts";
-import { purgeExpired, startPurgeSchedule } from "./oauth/limits/purge.ts";
+import { purgeExpired, startPurgeSchedule } from "./oauth/rate-limits/purge.ts";
 import { CLIENT_IDLE_MS } from "./oauth/protocol/registration.ts";
 import { startRevocationPoller } from "./oauth/lifecycle/revocation-poller.ts";
 import { DB_FILE } from "./store/data-dir.ts";
@@ -50,7 +50,7 @@ export type StopTimers = () => Promise<void>;
 /**
  * The service's timers over a built graph: the revocation poller (revocations made elsewhere, by
  * `mailbox-mcp revoke` or another instance, end this process's sessions too), the MCP sweeper and the
- * one purge of expired rows and rate-limit events (src/oauth/limits/purge.ts: no route purges).
+ * one purge of expired rows and rate-limit events (src/oauth/rate-limits/purge.ts: no route purges).
  * Tests that need one of them start them here, as the service does.
  */
 export async function startTimers(service: Pick<BuiltService, "store" | "events" | "log" | "runtime">, options: ServiceOptions = {}): Promise<StopTimers> {

@@ -7,7 +7,7 @@ import type { McpAnswering } from "../mcp/transport/endpoint.ts";
 import type { ClientRegistry } from "../oauth/protocol/clients.ts";
 import type { ConnectDeps } from "../oauth/setup/connect.ts";
 import type { SignInStartDeps } from "../oauth/provider-sign-in/start.ts";
-import { storeLimiters } from "../oauth/limits/rate-limit.ts";
+import { storeLimiters } from "../oauth/rate-limits/rate-limit.ts";
 import type { TokenEvents } from "../oauth/lifecycle/token-events.ts";
 import type { Store } from "../store/store.ts";
 import { discoveryRoutes } from "./routes/discovery.ts";
@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps) {
   const { config, store, clients, clock, log, events, providers } = deps;
   const timeouts = timeoutsOf(deps);
   const formBodyMs = timeouts.formBodyMs;
-  // Every rate limit from the one table (src/oauth/limits/table.ts), counted in the store.
+  // Every rate limit from the one table (src/oauth/rate-limits/table.ts), counted in the store.
   const limits = storeLimiters(store.limits);
   // One count of live mail-server logins for both doors that log in (the form, a provider's callback):
   // MAX_INFLIGHT_LOGINS bounds this process's sockets, not each route's (src/oauth/setup/connect.ts).

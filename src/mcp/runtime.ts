@@ -9,12 +9,12 @@ import { decodeAccount } from "../mail/account.ts";
 import type { Unseal } from "../mail/credentials.ts";
 import type { GrantStore } from "../store/grants.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";
-import { ToolCallLimiter, type CallLimits } from "./limits/call-limit.ts";
+import { ToolCallLimiter, type CallLimits } from "./token-caps/call-limit.ts";
 import { InFlight } from "./transport/inflight.ts";
 import { AnswerRelay } from "./transport/answer-relay.ts";
 import type { SessionAnswers } from "../store/session-answers.ts";
 import type { LegacySession } from "./transport/legacy-session.ts";
-import { SendBudget } from "./limits/send-budget.ts";
+import { SendBudget } from "./token-caps/send-budget.ts";
 import { SessionStore, type SessionLimits } from "./transport/sessions.ts";
 
 /** The per-account caps (docs/decisions.md "Per-account limits"); tests lower them. */

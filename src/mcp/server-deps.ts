@@ -7,8 +7,8 @@ import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
 import type { Sending } from "./confirm/tool-sending.ts";
-import type { ToolCallLimiter } from "./limits/call-limit.ts";
-import type { SendBudget } from "./limits/send-budget.ts";
+import type { ToolCallLimiter } from "./token-caps/call-limit.ts";
+import type { SendBudget } from "./token-caps/send-budget.ts";
 import type { AnyTool } from "./tools/registry.ts";
 
 export interface McpServerDeps {
@@ -16,9 +16,9 @@ export interface McpServerDeps {
   activity: ActivityLog;
   /** Each token's credentials, IMAP connection and SMTP transport (src/mail/connections.ts). */
   mail: MailConnections;
-  /** Per-token concurrent tool calls, shared by all sessions (src/mcp/limits/call-limit.ts). */
+  /** Per-token concurrent tool calls, shared by all sessions (src/mcp/token-caps/call-limit.ts). */
   calls: ToolCallLimiter;
-  /** Per-token outgoing attachment bytes in flight (src/mcp/limits/send-budget.ts). */
+  /** Per-token outgoing attachment bytes in flight (src/mcp/token-caps/send-budget.ts). */
   sendBudget: SendBudget;
   /** The send gate's service (store tables, caps, SMTP hand-off) and codecs (src/mcp/confirm/tool-sending.ts). */
   sending: Sending;

@@ -5,8 +5,8 @@
 // draft is read back and must still be the one reviewed (same UID, same Message-ID, same
 // recipients), then it goes through the same ledger, caps and delivery as any other (./transmit.ts).
 import { MailError } from "../mail/errors.ts";
-import { readDraft } from "../mail/write/draft-source.ts";
-import { draftToSend } from "../mail/write/draft-wire.ts";
+import { readDraft } from "../mail/write/draft/read-saved.ts";
+import { draftToSend } from "../mail/write/draft/wire-bytes.ts";
 import type { ReviewClaim } from "./confirmation.ts";
 import type { GateDeps } from "./gate-deps.ts";
 import type { GateAnswer } from "./request.ts";

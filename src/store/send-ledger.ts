@@ -114,7 +114,7 @@ export class SendLedger {
     await tx`DELETE FROM send_ledger WHERE grant_id = ${grantId} AND digest = ${digest} AND state = 'sending'`;
   }
 
-  /** Deletes rows that left the window (the purge, src/oauth/limits/purge.ts). */
+  /** Deletes rows that left the window (the purge, src/oauth/rate-limits/purge.ts). */
   async purge(): Promise<void> {
     await this.db.q`DELETE FROM send_ledger WHERE created_at <= ${this.clock() - LEDGER_WINDOW_MS}`;
   }

@@ -3,8 +3,8 @@
 // sheds its biggest holder instead of refusing everyone. MAILBOX_MCP_TRUST_PROXY lets a test be
 // many addresses through X-Forwarded-For.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { MAX_PENDING, MAX_PENDING_PER_CLIENT } from "../../src/oauth/limits/authorize-limit.ts";
-import { LIMITS } from "../../src/oauth/limits/table.ts";
+import { MAX_PENDING, MAX_PENDING_PER_CLIENT } from "../../src/oauth/rate-limits/authorize-limit.ts";
+import { LIMITS } from "../../src/oauth/rate-limits/table.ts";
 import { testApp } from "../support/app.ts";
 import { getHarness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";

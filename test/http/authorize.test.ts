@@ -1,6 +1,6 @@
 // GET /oauth/authorize: each failed check, the JSON/HTML choice, the form, its headers, escaping, expiry.
 import { describe, expect, test } from "bun:test";
-import { purgeExpired } from "../../src/oauth/limits/purge.ts";
+import { purgeExpired } from "../../src/oauth/rate-limits/purge.ts";
 import { testApp } from "../support/app.ts";
 import { countRows } from "../support/stores.ts";
 import { byOutcome } from "../support/each.ts";

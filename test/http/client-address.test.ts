@@ -1,11 +1,11 @@
-// The client address the limits count (src/http/client-address.ts, src/oauth/limits/client-key.ts):
+// The client address the limits count (src/http/client-address.ts, src/oauth/rate-limits/client-key.ts):
 // X-Forwarded-For only behind a trusted proxy, its last hop, and every spelling of one address one key
 // (issue 19, item 10: a port, brackets, an IPv4-mapped prefix or leading zeros each got fresh limits).
 import { describe, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { clientAddress } from "../../src/http/client-address.ts";
-import { canonicalAddress, clientKey } from "../../src/oauth/limits/client-key.ts";
-import { LIMITS } from "../../src/oauth/limits/table.ts";
+import { canonicalAddress, clientKey } from "../../src/oauth/rate-limits/client-key.ts";
+import { LIMITS } from "../../src/oauth/rate-limits/table.ts";
 import { testApp } from "../support/app.ts";
 import { LOOPBACK, register } from "../oauth/register-flow.ts";
 

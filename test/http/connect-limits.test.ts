@@ -2,7 +2,7 @@
 // /oauth/connect, beyond the failed-login limit (connect.test.ts).
 import { describe, expect, test } from "bun:test";
 import { MAX_INFLIGHT_LOGINS } from "../../src/oauth/setup/connect.ts";
-import { LIMITS } from "../../src/oauth/limits/table.ts";
+import { LIMITS } from "../../src/oauth/rate-limits/table.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { freePort } from "../support/dovecot.ts";
 import { startFakeImap } from "../support/fake-imap.ts";

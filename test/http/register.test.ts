@@ -3,8 +3,8 @@
 import { countRows } from "../support/stores.ts";
 import { describe, expect, test } from "bun:test";
 import { hashSecret } from "../../src/store/crypto.ts";
-import { LIMITS } from "../../src/oauth/limits/table.ts";
-import { purgeExpired } from "../../src/oauth/limits/purge.ts";
+import { LIMITS } from "../../src/oauth/rate-limits/table.ts";
+import { purgeExpired } from "../../src/oauth/rate-limits/purge.ts";
 import { CLIENT_IDLE_MS, EVICT_UNUSED_AFTER_MS, MAX_CLIENTS } from "../../src/oauth/protocol/registration.ts";
 import { testApp } from "../support/app.ts";
 import { LOOPBACK, register, registerOk } from "../oauth/register-flow.ts";

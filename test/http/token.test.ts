@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { hashSecret } from "../../src/store/crypto.ts";
 import { getHarness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
-import { LIMITS } from "../../src/oauth/limits/table.ts";
+import { LIMITS } from "../../src/oauth/rate-limits/table.ts";
 import { byOutcome } from "../support/each.ts";
 import { newVerifier, obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
 

@@ -1,8 +1,8 @@
-// send_draft's bytes (src/mail/write/draft-wire.ts): the draft as saved, Bcc out of what travels and
+// send_draft's bytes (src/mail/write/draft/wire-bytes.ts): the draft as saved, Bcc out of what travels and
 // kept in the Sent copy, Date the time of sending, a Message-ID only when the draft has none.
 import { describe, expect, test } from "bun:test";
 import { MailError } from "../../src/mail/errors.ts";
-import { draftToSend } from "../../src/mail/write/draft-wire.ts";
+import { draftToSend } from "../../src/mail/write/draft/wire-bytes.ts";
 
 const now = new Date("2026-11-25T12:00:00Z");
 const draft = (head: string[], body = "Body\r\n  kept  as is\r\n") => Buffer.from(`${head.join("\r\n")}\r\n\r\n${body}`, "latin1");

@@ -8,7 +8,7 @@ import { InputError } from "../../src/mail/errors.ts";
 import { assemble } from "../../src/mail/write/assemble.ts";
 import { prepare, type OutgoingArgs, type OutgoingDeps } from "../../src/mail/write/outgoing.ts";
 import { deliver } from "../../src/sending/deliver.ts";
-import { saveDraft } from "../../src/mail/write/save-draft.ts";
+import { saveDraft } from "../../src/mail/write/draft/save.ts";
 import { SmtpPool } from "../../src/mail/smtp/pool.ts";
 import { type MailAccount } from "../../src/mail/account.ts";
 import { MailError } from "../../src/mail/errors.ts";

@@ -1,7 +1,7 @@
-// src/http/body/mcp.ts and src/mcp/transport/body.ts: a declared body is read whole, a chunked one within the limit; and sendWhole, which
+// src/http/body/mcp.ts and src/mcp/transport/rpc-body.ts: a declared body is read whole, a chunked one within the limit; and sendWhole, which
 // sends a finished SSE answer in one piece but lets a stream that is still open stream on.
 import { describe, expect, test } from "bun:test";
-import { primeSse, sendWhole } from "../../src/mcp/transport/body.ts";
+import { primeSse, sendWhole } from "../../src/mcp/transport/rpc-body.ts";
 import { BodyTimeout, readLimited } from "../../src/http/body/reader.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

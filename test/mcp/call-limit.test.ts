@@ -1,9 +1,9 @@
-// Concurrent tool calls per token (src/mcp/limits/call-limit.ts), through the real server and the SDK
+// Concurrent tool calls per token (src/mcp/token-caps/call-limit.ts), through the real server and the SDK
 // client. The scripted fake IMAP server never answers FETCH, so calls stay running until the test
 // drops its connections; the limits are lowered to 2 running + 1 waiting.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CALL_LIMITS, ToolCallLimiter } from "../../src/mcp/limits/call-limit.ts";
+import { CALL_LIMITS, ToolCallLimiter } from "../../src/mcp/token-caps/call-limit.ts";
 import { USERS } from "../support/dovecot.ts";
 import { startFakeImap, type FakeImap } from "../support/fake-imap.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";

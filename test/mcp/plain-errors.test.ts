@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_JSON_DEPTH } from "../../src/mcp/transport/body.ts";
+import { MAX_JSON_DEPTH } from "../../src/mcp/transport/rpc-body.ts";
 import { rpcMessages } from "../support/rpc-body.ts";
 import { describeIssues, plainRpcError } from "../../src/mcp/plain-errors.ts";
 import { getHarness } from "../support/harness.ts";

@@ -1,5 +1,5 @@
 // The 20 MB outgoing-attachment budget counted across a token's sends in flight
-// (src/mcp/limits/send-budget.ts), through the real server and the SDK client: IMAP is the harness
+// (src/mcp/token-caps/send-budget.ts), through the real server and the SDK client: IMAP is the harness
 // Dovecot, SMTP a server of this test that holds each message at DATA until the test lets it go.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

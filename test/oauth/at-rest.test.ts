@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../../src/store/db.ts";
-import { purgeExpired } from "../../src/oauth/limits/purge.ts";
+import { purgeExpired } from "../../src/oauth/rate-limits/purge.ts";
 import { migrate } from "../../src/store/schema.ts";
 import { storesOver } from "../../src/store/store.ts";
 import { LOOPBACK, registerOk } from "./register-flow.ts";

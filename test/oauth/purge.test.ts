@@ -1,4 +1,4 @@
-// The one clean-up of the store (src/oauth/limits/purge.ts): what it deletes and keeps, its schedule, and
+// The one clean-up of the store (src/oauth/rate-limits/purge.ts): what it deletes and keeps, its schedule, and
 // that the service (src/service.ts) runs it without any request.
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { manualClock } from "../../src/clock.ts";
 import { memoryLogger, silentLogger } from "../../src/log.ts";
-import { LIMIT_NAMES, LIMITS } from "../../src/oauth/limits/table.ts";
-import { purgeExpired, startPurgeSchedule } from "../../src/oauth/limits/purge.ts";
-import { storeLimiters } from "../../src/oauth/limits/rate-limit.ts";
+import { LIMIT_NAMES, LIMITS } from "../../src/oauth/rate-limits/table.ts";
+import { purgeExpired, startPurgeSchedule } from "../../src/oauth/rate-limits/purge.ts";
+import { storeLimiters } from "../../src/oauth/rate-limits/rate-limit.ts";
 import { startService } from "../../src/service.ts";
 import { DB_FILE } from "../../src/store/data-dir.ts";
 import { memoryStore, openStore, type Store } from "../../src/store/store.ts";

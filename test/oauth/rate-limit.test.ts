@@ -2,7 +2,7 @@
 // Across instances: test/store/shared-state.test.ts and test/cluster/.
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../src/clock.ts";
-import { connectKeys, StoreLimiter, type Slot } from "../../src/oauth/limits/rate-limit.ts";
+import { connectKeys, StoreLimiter, type Slot } from "../../src/oauth/rate-limits/rate-limit.ts";
 import { memoryStore } from "../../src/store/store.ts";
 
 const login = (email: string, username = email, imapHost = "imap.x.test") => ({ email, username, imapHost });

@@ -1,6 +1,6 @@
 // The JSON-RPC messages of a /mcp answer body, whichever way the server sent it: a finished answer of
 // one message comes as `application/json`, anything streamed as SSE `data:` lines
-// (src/mcp/transport/body.ts; MCP Streamable HTTP lets the server choose, and clients take both).
+// (src/mcp/transport/rpc-body.ts; MCP Streamable HTTP lets the server choose, and clients take both).
 export function rpcMessages<T = any>(text: string): T[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{")) return [JSON.parse(trimmed) as T];

@@ -1,6 +1,6 @@
 // Reading a /mcp POST body: the 32 MB limit (docs/design.md §7), a deadline, JSON, and the nesting
 // bound, each refusal answered in the JSON-RPC shape MCP clients expect.
-import { MAX_JSON_DEPTH, nestsDeeper, rpcError } from "../../mcp/transport/body.ts";
+import { MAX_JSON_DEPTH, nestsDeeper, rpcError } from "../../mcp/transport/rpc-body.ts";
 import { BodyTimeout, readLimited } from "./reader.ts";
 
 export const MCP_BODY_LIMIT = 32 * 1024 * 1024;

@@ -12,7 +12,7 @@
 // Then the SDK transport answers (406/415 for bad Accept/Content-Type, 400 for bad protocol version).
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { primeSse, rpcError, sendWhole } from "../../mcp/transport/body.ts";
+import { primeSse, rpcError, sendWhole } from "../../mcp/transport/rpc-body.ts";
 import { readJsonBody } from "../body/mcp.ts";
 import type { McpAnswering, McpCaller } from "../../mcp/transport/endpoint.ts";
 import type { InFlight } from "../../mcp/transport/inflight.ts";

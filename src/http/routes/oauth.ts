@@ -4,7 +4,7 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
 import { InvalidRequestError } from "../../oauth/protocol/errors.ts";
-import { clientKey, type Limiters } from "../../oauth/limits/rate-limit.ts";
+import { clientKey, type Limiters } from "../../oauth/rate-limits/rate-limit.ts";
 import { exchangeCodeLimited } from "../../oauth/protocol/token-exchange.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { Store } from "../../store/store.ts";
@@ -17,7 +17,7 @@ export interface OAuthRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "trustProxy">;
   clients: ClientRegistry;
   store: Pick<Store, "grants">;
-  /** The token endpoint's limit, from the table (src/oauth/limits/table.ts). */
+  /** The token endpoint's limit, from the table (src/oauth/rate-limits/table.ts). */
   limits: Pick<Limiters, "token-client-auth">;
   clock: Clock;
   events: TokenEvents;

@@ -7,7 +7,7 @@ import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
 import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
-import type { Limiters } from "../../oauth/limits/rate-limit.ts";
+import type { Limiters } from "../../oauth/rate-limits/rate-limit.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { ConnectDeps } from "../../oauth/setup/connect.ts";
 import { finishSignIn, type CallbackQuery, type SignInCallbackDeps } from "../../oauth/provider-sign-in/callback.ts";

@@ -4,7 +4,7 @@ import { Elysia, t } from "elysia";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import type { ClientRegistry } from "../../oauth/protocol/clients.ts";
-import type { Limiters } from "../../oauth/limits/rate-limit.ts";
+import type { Limiters } from "../../oauth/rate-limits/rate-limit.ts";
 import { RegistrationError, registerClient } from "../../oauth/protocol/registration.ts";
 import { clientAddress } from "../client-address.ts";
 import { limitedBody, mediaType } from "../body/form.ts";
@@ -14,7 +14,7 @@ import { jsonNoStore } from "../responses.ts";
 export interface RegisterRouteOptions {
   config: Pick<Config, "openRegistration" | "trustProxy">;
   clients: ClientRegistry;
-  /** The registration limit, from the table (src/oauth/limits/table.ts). */
+  /** The registration limit, from the table (src/oauth/rate-limits/table.ts). */
   limits: Pick<Limiters, "register">;
   clock: Clock;
   /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */

@@ -9,9 +9,9 @@ import { connectMailbox, type ConnectDeps, type ConnectOutcome } from "../../oau
 import type { ConnectFields } from "../../oauth/setup/connect-form.ts";
 import { widestAccess } from "../../oauth/setup/access.ts";
 import { OAuthProblem } from "../../oauth/protocol/errors.ts";
-import { admitAuthorize, admitDocumentFetch } from "../../oauth/limits/authorize-limit.ts";
+import { admitAuthorize, admitDocumentFetch } from "../../oauth/rate-limits/authorize-limit.ts";
 import type { ClientRegistry, OAuthClient } from "../../oauth/protocol/clients.ts";
-import { clientKey, type Limiters } from "../../oauth/limits/rate-limit.ts";
+import { clientKey, type Limiters } from "../../oauth/rate-limits/rate-limit.ts";
 import { redirectHost, redirectOrigin } from "../../oauth/protocol/redirects.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { Store } from "../../store/store.ts";
@@ -32,7 +32,7 @@ export interface SetupRouteOptions {
   store: Pick<Store, "grants" | "pending" | "upstreamFlows">;
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/oauth/provider-sign-in/). */
   providers: SignInStartDeps["providers"];
-  /** The limits of authorize and connect, from the table (src/oauth/limits/table.ts). */
+  /** The limits of authorize and connect, from the table (src/oauth/rate-limits/table.ts). */
   limits: Pick<Limiters, "authorize" | "document-fetch" | "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;

@@ -9,7 +9,7 @@
 // (KEPT_MESSAGE_BYTES); the cache ends with its connection (a WeakMap on the client).
 import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "./attachment-list.ts";
-import type { Segment } from "../mime/body.ts";
+import type { Segment } from "../mime/readable-parts.ts";
 import type { Address } from "./summary.ts";
 import { detachedSummary, keyOf, type FixedSummary } from "./summary-cache.ts";
 

@@ -9,7 +9,7 @@ import type { HtmlFormat } from "../content/html-text/converter.ts";
 import type { ContentReaders } from "../content/readers.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
 import { uidNotFound } from "../imap/uids.ts";
-import { bodySegments, type Segment } from "../mime/body.ts";
+import { bodySegments, type Segment } from "../mime/readable-parts.ts";
 import { MAX_NESTING, MAX_PARTS, parseMessage } from "../mime/tree.ts";
 import { cleanText } from "../content/sanitize.ts";
 import { keepMessage, keptMessage, KEPT_MESSAGE_BYTES, type MessageRead } from "./message-cache.ts";

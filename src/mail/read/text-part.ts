@@ -1,10 +1,10 @@
 // The text of a large message without downloading it: only its text part (the first inline plain
 // text, else the first HTML, as get_email picks it), in one FETCH of BODY.PEEK[part]<0.cap>, its
-// transfer encoding, charset and format=flowed undone as for a whole message (../mime/body.ts).
+// transfer encoding, charset and format=flowed undone as for a whole message (../mime/readable-parts.ts).
 // One round trip where imapflow's download() takes two and then one per 64 KB.
 import type { ImapFlow, MessageStructureObject } from "imapflow";
 import { fetchByUid, sectionOf } from "../imap/mailbox.ts";
-import { decodeText, type Segment } from "../mime/body.ts";
+import { decodeText, type Segment } from "../mime/readable-parts.ts";
 import { decodeTransfer } from "../mime/tree.ts";
 import { renumber } from "./part-numbers.ts";
 
@@ -32,7 +32,7 @@ export async function textPartOf(client: ImapFlow, uid: number, root: MessageStr
   return { segment: node.type === "text/html" ? { kind: "html", html: text } : { kind: "text", text }, cut: raw.length >= cap };
 }
 
-// RFC 2045 §5.2 and RFC 2046 §4.1.4, as in mime/body.ts: a text part with an unknown subtype, or a
+// RFC 2045 §5.2 and RFC 2046 §4.1.4, as in mime/readable-parts.ts: a text part with an unknown subtype, or a
 // type that is not type/subtype (imapflow shows `Content-Type: text` as "/"), is plain text.
 const isPlain = (type: string) => type !== "text/html" && (type.startsWith("text/") || !/^[^/]+\/[^/]+$/.test(type));
 

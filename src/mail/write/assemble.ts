@@ -1,7 +1,7 @@
 // Composing a message from prepared arguments (./outgoing.ts): read the message answered or forwarded,
 // find and fetch the mailbox parts to attach (within the 20 MB, docs/design.md §7), address a reply,
 // add the quote or the forwarded text, and build the MIME. An update starts from the draft's own
-// values (./draft-base.ts) instead of nothing.
+// values (./draft/saved-values.ts) instead of nothing.
 import type { Mailbox, Recipients } from "../compose/recipients.ts";
 import { checkRecipients } from "../compose/recipients.ts";
 import { composeMessage, MAX_ATTACHMENT_BYTES, replyThreading, type Attachment, type Composed, type ReplyThreading } from "../compose/message.ts";

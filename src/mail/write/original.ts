@@ -9,7 +9,7 @@ import type { QuotedSource } from "../compose/quote.ts";
 import type { ReplyOriginal } from "../compose/reply-recipients.ts";
 import { MailError } from "../errors.ts";
 import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
-import { bodySegments } from "../mime/body.ts";
+import { bodySegments } from "../mime/readable-parts.ts";
 import { firstMessageId } from "../mime/message-ids.ts";
 import { parseMessage } from "../mime/tree.ts";
 import { attachmentsOf, type AttachmentInfo } from "../read/attachment-list.ts";

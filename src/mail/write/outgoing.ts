@@ -16,7 +16,7 @@ export interface OutgoingDeps {
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
   /**
    * Reserves bytes of attachments taken from the mailbox against the token's budget for messages in
-   * the making (src/mcp/limits/send-budget.ts); returns the release. Absent: no budget (tests).
+   * the making (src/mcp/token-caps/send-budget.ts); returns the release. Absent: no budget (tests).
    */
   reserveAttachments?(bytes: number): () => void;
   /** HTML→text for quoting an original, on the token's share (src/mail/content/readers.ts). */

@@ -27,7 +27,7 @@ export interface ToolContext {
   account(): Promise<MailAccount>;
   /**
    * Reserves `bytes` of outgoing attachments against the token's budget for sends in flight
-   * (src/mcp/limits/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
+   * (src/mcp/token-caps/send-budget.ts); throws BusyError when over it. Call the returned release in a finally.
    */
   reserveAttachments(bytes: number): () => void;
   /**

@@ -8,7 +8,7 @@
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import type { ActivityLog } from "../../store/activity.ts";
-import { rpcError } from "./body.ts";
+import { rpcError } from "./rpc-body.ts";
 import { isInitialize } from "./initialize.ts";
 import { responseIds } from "./answer-relay.ts";
 import { initRecord, newLegacySession, playInto, restoreLegacySession, type LegacySession, type LegacySessionHooks } from "./legacy-session.ts";

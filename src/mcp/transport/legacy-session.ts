@@ -59,7 +59,7 @@ function build(deps: McpServerDeps, hooks: LegacySessionHooks, sessionId: string
       // Not enableJsonResponse, though plain JSON answers are a little faster: in that mode a POST
       // whose session closes under it is never answered (close() drops its pending JSON answer;
       // SDK 1.32 and 2.4), and in 1.32 it kept every answered request until the session ended
-      // (docs/decisions.md "/mcp", Response mode). src/mcp/transport/body.ts sends a finished SSE
+      // (docs/decisions.md "/mcp", Response mode). src/mcp/transport/rpc-body.ts sends a finished SSE
       // answer in one write instead.
     }),
     close: () => server.close(),

@@ -8,7 +8,7 @@ import { READ_WRITE_SCOPE } from "../../scopes.ts";
 import type { ClientRegistry } from "./clients.ts";
 import { OAuthProblem } from "./errors.ts";
 import { checkFlowFields, clientName, isStringArray, MAX_REDIRECT_URIS, MAX_URI_LENGTH } from "./metadata-fields.ts";
-import { clientKey, type Limiters } from "../limits/rate-limit.ts";
+import { clientKey, type Limiters } from "../rate-limits/rate-limit.ts";
 
 /** Live registrations at most, across all clients. */
 export const MAX_CLIENTS = 1000;

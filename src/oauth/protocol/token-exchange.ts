@@ -10,7 +10,7 @@ import {
 } from "./errors.ts";
 import { resourceUrl } from "./metadata.ts";
 import { isValidVerifier, verifierMatches } from "./pkce.ts";
-import type { Limiters } from "../limits/rate-limit.ts";
+import type { Limiters } from "../rate-limits/rate-limit.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
 
 export const TOKEN_TTL_SECONDS = 2_592_000; // docs/contract.md §2.3: 30 days

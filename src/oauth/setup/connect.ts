@@ -16,7 +16,7 @@ import { chooseSendPolicy } from "./send-choice.ts";
 import type { SendPolicy } from "../../send-policy.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
-import { connectKeys, type Limiters, type Slot } from "../limits/rate-limit.ts";
+import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
 

@@ -3,7 +3,7 @@
 // JSON-RPC bodies are a client's answers.
 import { describe, expect, test } from "bun:test";
 import { manualClock } from "../../../src/clock.ts";
-import { reviewOfDraft } from "../../../src/mail/write/draft-review.ts";
+import { reviewOfDraft } from "../../../src/mail/write/draft/review-view.ts";
 import { channelFor, declaresFormElicitation, declaresUi } from "../../../src/mcp/confirm/channel.ts";
 import { confirmMessage, decisionOf } from "../../../src/mcp/confirm/elicitation.ts";
 import type { OutgoingMail } from "../../../src/sending/request.ts";

@@ -5,7 +5,7 @@ import { attachmentsOf, capAttachments, type AttachmentInfo } from "../attachmen
 import { htmlToText } from "../../content/html-text/convert.ts";
 import type { ContentReaders } from "../../content/readers.ts";
 import { readable, TOO_DEEP, TOO_MANY, window } from "../message.ts";
-import { bodySegments, decodeText } from "../../mime/body.ts";
+import { bodySegments, decodeText } from "../../mime/readable-parts.ts";
 import { headerView } from "../../mime/headers.ts";
 import { parseMessage, type MimePart } from "../../mime/tree.ts";
 import type { Kind } from "./kinds.ts";

@@ -5,7 +5,7 @@
 import type { ImapFlow } from "imapflow";
 import type { ContentReaders } from "../../content/readers.ts";
 import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
-import { bodySegments, type Segment } from "../../mime/body.ts";
+import { bodySegments, type Segment } from "../../mime/readable-parts.ts";
 import { parseMessage } from "../../mime/tree.ts";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "../attachment-list.ts";
 import { readable, window } from "../message.ts";

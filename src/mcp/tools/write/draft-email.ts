@@ -1,7 +1,7 @@
 // draft_email: compose a message and save it to the \Drafts folder without sending it.
 import { z } from "zod";
 import { attachmentBytes } from "../../../mail/compose/message.ts";
-import { saveDraft } from "../../../mail/write/save-draft.ts";
+import { saveDraft } from "../../../mail/write/draft/save.ts";
 import { outgoingDeps } from "../context.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";

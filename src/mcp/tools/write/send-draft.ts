@@ -1,12 +1,12 @@
-// send_draft: send a saved draft exactly as saved (src/mail/write/draft-wire.ts) through the send
+// send_draft: send a saved draft exactly as saved (src/mail/write/draft/wire-bytes.ts) through the send
 // gate (src/sending/gate.ts): sent, it is filed in \Sent and removed from Drafts; held for the
 // person's say-so, it stays where it is.
 import { z } from "zod";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
 import { formatAddress } from "../../../mail/read/display-addresses.ts";
-import { readDraft } from "../../../mail/write/draft-source.ts";
-import { reviewOfDraft } from "../../../mail/write/draft-review.ts";
-import { draftToSend } from "../../../mail/write/draft-wire.ts";
+import { readDraft } from "../../../mail/write/draft/read-saved.ts";
+import { reviewOfDraft } from "../../../mail/write/draft/review-view.ts";
+import { draftToSend } from "../../../mail/write/draft/wire-bytes.ts";
 import type { OutgoingDeps } from "../../../mail/write/outgoing.ts";
 import { SENDING_TOOL_META } from "../../confirm/review-card.ts";
 import type { OutgoingMail, SendResult } from "../../../sending/request.ts";

@@ -1,7 +1,7 @@
 // update_draft: replace a saved draft by one with some fields changed; the new draft gets a new uid.
 import { z } from "zod";
 import { attachmentBytes } from "../../../mail/compose/message.ts";
-import { updateDraft as update } from "../../../mail/write/update-draft.ts";
+import { updateDraft as update } from "../../../mail/write/draft/update.ts";
 import { outgoingDeps } from "../context.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";

@@ -2,10 +2,10 @@
 // recipients, subject, attachments and the start of its text, read from the bytes that would go
 // out. Everything here comes from a message someone wrote: it is cleaned (../mime/headers.ts) and
 // shown to the person, never followed.
-import type { Recipients } from "../compose/recipients.ts";
-import { stripTags } from "../content/html-text/strip.ts";
-import { bodySegments } from "../mime/body.ts";
-import { parseMessage, type MimePart } from "../mime/tree.ts";
+import type { Recipients } from "../../compose/recipients.ts";
+import { stripTags } from "../../content/html-text/strip.ts";
+import { bodySegments } from "../../mime/readable-parts.ts";
+import { parseMessage, type MimePart } from "../../mime/tree.ts";
 
 export interface DraftReview {
   subject: string;

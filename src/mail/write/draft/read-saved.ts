@@ -2,12 +2,12 @@
 // \Draft flag, or any message in the \Drafts folder (RFC 6154), so that neither tool can be
 // pointed at received mail to rewrite or re-send it.
 import type { ImapFlow } from "imapflow";
-import { MAX_ATTACHMENT_BYTES } from "../compose/message.ts";
-import { MailError } from "../errors.ts";
-import { resolveFolderName } from "../imap/folders.ts";
-import { fetchByUid, withMailbox } from "../imap/mailbox.ts";
-import { uidNotFound } from "../imap/uids.ts";
-import { encodedCap, rawBytes } from "./part-bytes.ts";
+import { MAX_ATTACHMENT_BYTES } from "../../compose/message.ts";
+import { MailError } from "../../errors.ts";
+import { resolveFolderName } from "../../imap/folders.ts";
+import { fetchByUid, withMailbox } from "../../imap/mailbox.ts";
+import { uidNotFound } from "../../imap/uids.ts";
+import { encodedCap, rawBytes } from "../part-bytes.ts";
 
 export interface DraftSource {
   /** The folder's real path. */

@@ -1,12 +1,12 @@
 // update_draft: a saved draft replaced by a new one made from its values and the fields given
 // (docs/design.md §6). The new draft is stored first, in the same folder; only then is the old one
 // removed, so a failure anywhere leaves the old draft as it was.
-import { assemble, type Assembled } from "./assemble.ts";
-import { appendMessage } from "./append.ts";
-import { draftBase } from "./draft-base.ts";
-import { readDraft } from "./draft-source.ts";
-import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "./outgoing.ts";
-import { removeMessage } from "./remove.ts";
+import { assemble, type Assembled } from "../assemble.ts";
+import { appendMessage } from "../append.ts";
+import { draftBase } from "./saved-values.ts";
+import { readDraft } from "./read-saved.ts";
+import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "../outgoing.ts";
+import { removeMessage } from "../remove.ts";
 
 export interface UpdateArgs extends OutgoingArgs {
   uid: number;

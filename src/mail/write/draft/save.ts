@@ -1,8 +1,8 @@
 // draft_email's mail work: compose (reading a replied or forwarded message and mailbox parts as
 // needed) and APPEND to \Drafts.
-import { assemble, type Assembled } from "./assemble.ts";
-import { appendDraft } from "./append.ts";
-import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "./outgoing.ts";
+import { assemble, type Assembled } from "../assemble.ts";
+import { appendDraft } from "../append.ts";
+import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "../outgoing.ts";
 
 export interface SavedDraft {
   folder: string;

@@ -1,13 +1,13 @@
 // A saved draft's values, the starting point of update_draft (fields left out keep them): its
 // recipients (Bcc included: our stored copies keep it), subject, threading ids, text and HTML
 // parts, and its attachments as they are, attached messages included.
-import type { Attachment } from "../compose/message.ts";
-import type { BodyParts } from "../compose/quote.ts";
-import type { Mailbox } from "../compose/recipients.ts";
-import type { Address } from "../read/display-addresses.ts";
-import { decodeText } from "../mime/body.ts";
-import { isMessageType, parseMessage, type MimePart } from "../mime/tree.ts";
-import type { DraftBase } from "./assemble.ts";
+import type { Attachment } from "../../compose/message.ts";
+import type { BodyParts } from "../../compose/quote.ts";
+import type { Mailbox } from "../../compose/recipients.ts";
+import type { Address } from "../../read/display-addresses.ts";
+import { decodeText } from "../../mime/readable-parts.ts";
+import { isMessageType, parseMessage, type MimePart } from "../../mime/tree.ts";
+import type { DraftBase } from "../assemble.ts";
 
 export async function draftBase(raw: Buffer): Promise<DraftBase> {
   const { headers: h, root } = await parseMessage(raw);

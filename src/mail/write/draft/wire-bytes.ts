@@ -4,11 +4,11 @@
 // (RFC 5322 §3.6.1: when the message is ready to enter the mail system), and a draft without a
 // usable Message-ID gets one. The envelope is To + Cc + Bcc.
 import addressparser from "nodemailer/lib/addressparser";
-import { newMessageId } from "../compose/message.ts";
-import { isValidAddress, MAX_RECIPIENTS } from "../compose/recipients.ts";
-import { MailError } from "../errors.ts";
-import { firstMessageId } from "../mime/message-ids.ts";
-import type { Deliverable } from "./deliverable.ts";
+import { newMessageId } from "../../compose/message.ts";
+import { isValidAddress, MAX_RECIPIENTS } from "../../compose/recipients.ts";
+import { MailError } from "../../errors.ts";
+import { firstMessageId } from "../../mime/message-ids.ts";
+import type { Deliverable } from "../deliverable.ts";
 
 interface Field {
   /** Lower-case field name. */
