@@ -19,6 +19,7 @@ import { silentLogger } from "../src/log.ts";
 import { releaseStartupMemory } from "../src/service.ts";
 import type { MailAccount } from "../src/mail/account.ts";
 import { verifyLogin } from "../src/mail/imap/verify.ts";
+import { cursorKeyOf } from "../src/mail/read/cursor-seal.ts";
 import { lazyEndpoint } from "../src/mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "../src/mcp/runtime.ts";
 import { ClientRegistry } from "../src/oauth/protocol/clients.ts";
@@ -56,7 +57,8 @@ startMcpSweeper(runtime);
 const events = new TokenEvents();
 events.onRevoked((tokenId) => runtime.revoke(tokenId));
 const sending = async () => (await import("../src/mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, systemClock);
-const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl });
+const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: config.version, clientId: config.clientId, sending, baseUrl: config.baseUrl,
+  cursorKey: cursorKeyOf(config.secretKey) });
 const providers = new OAuthProviders(config.oauth);
 const app = createApp({ config, store, clients, clock: systemClock, log: silentLogger, events, verifyLogin, mcp, providers });
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });

@@ -7,6 +7,7 @@ import { serve } from "./http/serve.ts";
 import { DEFAULT_HTTP_TIMEOUTS } from "./http/body/timeouts.ts";
 import type { Logger } from "./log.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
+import { cursorKeyOf } from "./mail/read/cursor-seal.ts";
 import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
 import { accountUnsealer, McpRuntime, startMcpSweeper } from "./mcp/runtime.ts";
 import { sweepSendCaps } from "./mcp/limits/send-caps.ts";
@@ -74,6 +75,7 @@ export async function startService(config: Config, log: Logger, clock: Clock = s
   const sending = async () => (await import("./mcp/send-gate/sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock);
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
+    cursorKey: cursorKeyOf(config.secretKey),
   });
   const timeouts = DEFAULT_HTTP_TIMEOUTS;
   const app = createApp({ config, store, clients, clock, log, events, verifyLogin, mcp, timeouts, providers });

@@ -3,6 +3,7 @@
 // ctx.http.authInfo). Tools, the message resource and completions all start here.
 import type { AuthInfo, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { contentReaders } from "../mail/content/readers.ts";
+import { grantCursorKey } from "../mail/read/cursor-seal.ts";
 import { plainImapError } from "./plain-errors.ts";
 import type { McpServerDeps } from "./server.ts";
 import type { ToolContext } from "./tools/index.ts";
@@ -45,6 +46,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     log: deps.log,
     signal,
     signInProviders: deps.signInProviders ?? [],
+    cursorKey: grantCursorKey(deps.cursorKey, grantId),
   };
   const sending: SendingApi = call
     ? sendingApi(deps.sending, {

@@ -41,6 +41,8 @@ export interface McpServerDeps {
   baseUrl: string;
   /** OAuth mail providers configured here (list_providers). */
   signInProviders?: readonly OAuthProviderInfo[];
+  /** The service's cursor key (cursorKeyOf the master key, src/mail/read/cursor-seal.ts). */
+  cursorKey: Uint8Array;
 }
 
 const INSTRUCTIONS = [

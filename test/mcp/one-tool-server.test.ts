@@ -8,7 +8,8 @@ import { testDeps } from "../support/app.ts";
 
 const registered = (onlyTool?: string) => {
   const d = testDeps();
-  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending: d.sending, log: d.log, version: "0", baseUrl: d.config.baseUrl };
+  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending: d.sending, log: d.log, version: "0", baseUrl: d.config.baseUrl,
+    cursorKey: new Uint8Array(32) };
   return Object.keys((createMcpServer(deps, onlyTool) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools).sort();
 };
 

@@ -15,6 +15,7 @@ import { verifyLogin } from "../../src/mail/imap/verify.ts";
 import { buildSending } from "../../src/mcp/send-gate/sending.ts";
 import { OAuthProviders } from "../../src/mail/providers/oauth/registry.ts";
 import { SignInRenewal, signInRenewAt } from "../../src/oauth/upstream/renewal.ts";
+import { cursorKeyOf } from "../../src/mail/read/cursor-seal.ts";
 
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET, testConfig } from "./config.ts";
 import { testConfig } from "./config.ts";
@@ -42,7 +43,8 @@ export function testDeps(overrides: Partial<Config> = {}, limits: McpLimits = {}
   const runtime = new McpRuntime(store.sessions, accountUnsealer(grants), clock, log, { limits, mail: { imap: pool, credentials }, answers: store.sessionAnswers });
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
   const sending = buildSending(store, config.secretKey, config.sendLimits, clock);
-  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl });
+  const mcp = new McpEndpoint({ runtime, activity, log, version: config.version, clientId: config.clientId, sending, signInProviders: providers.info(), baseUrl: config.baseUrl,
+    cursorKey: cursorKeyOf(config.secretKey) });
   const { imap, smtp } = runtime.mail;
   const { sessions, calls, sendBudget } = runtime;
   return {

@@ -14,7 +14,7 @@ const clock = manualClock();
 const store = memoryStore(new Uint8Array(32), clock);
 const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, silentLogger);
 const sending = async () => (await import("../../src/mcp/send-gate/sending.ts")).buildSending(store, new Uint8Array(32), { perHour: 30, perDay: 200 }, clock);
-const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: "0", clientId: "c", sending, baseUrl: "http://localhost" });
+const mcp = lazyEndpoint({ runtime, activity: store.activity, log: silentLogger, version: "0", clientId: "c", sending, baseUrl: "http://localhost", cursorKey: new Uint8Array(32) });
 const atStart = loaded();
 const request = new Request("http://localhost/mcp", { method: "POST", headers: { "mcp-session-id": "none" } });
 const caller = { token: "t", tokenId: "id", grantId: "g", scopes: [], expiresAt: clock() + 60_000 };

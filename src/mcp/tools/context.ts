@@ -48,6 +48,11 @@ export interface ToolContext {
   log: Logger;
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;
+  /**
+   * The grant's cursor key (src/mail/read/cursor-seal.ts): what seals search_emails' and
+   * get_changes' cursors so that only this server's own, for this grant, are taken back.
+   */
+  cursorKey: Uint8Array;
   /** OAuth mail providers configured on this server (list_providers); none when absent. */
   signInProviders?: readonly OAuthProviderInfo[];
 }

@@ -31,6 +31,8 @@ export interface McpEndpointDeps {
   baseUrl: string;
   /** OAuth mail providers configured here, for list_providers (src/mail/providers/oauth/). */
   signInProviders?: readonly OAuthProviderInfo[];
+  /** The service's cursor key (cursorKeyOf the master key, src/mail/read/cursor-seal.ts). */
+  cursorKey: Uint8Array;
 }
 
 /** The caller, as the Bearer check found it (src/oauth/protocol/bearer.ts). */
@@ -60,7 +62,7 @@ export class McpEndpoint {
     this.runtime = runtime;
     this.serverDeps = {
       activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
-      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl,
+      signInProviders: deps.signInProviders ?? [], baseUrl: deps.baseUrl, cursorKey: deps.cursorKey,
     };
     const relay = runtime.relay;
     this.hooks = {

@@ -1,7 +1,9 @@
 // get_changes: what is new, re-flagged or gone in a folder since a cursor; never changes the mailbox.
 import { z } from "zod";
 import { ADDED_MAX, getChanges as changes, type Changes } from "../../../mail/read/changes.ts";
+import { decodeChangesCursor } from "../../../mail/read/changes-cursor.ts";
 import { READ_ONLY } from "../annotations.ts";
+import { cursorSealOf } from "./cursor-seal.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
 import { folderArg } from "../schemas/args.ts";
@@ -36,7 +38,9 @@ export const getChanges = defineTool({
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    const res = await ctx.withImap((client) => changes(client, args.folder, args.since ?? null));
+    const seal = await cursorSealOf(ctx);
+    const since = args.since === undefined ? null : decodeChangesCursor(seal, args.since);
+    const res = await ctx.withImap((client) => changes(client, args.folder, since, seal));
     const { addedTotal, mode, ...structured } = res;
     return ok(structured, describe(res, args.since === undefined));
   },
