@@ -107,6 +107,19 @@ describe("get_changes on a QRESYNC server", () => {
     expect((await callOk(mcp, "get_changes", { folder, since: res.cursor })).full_resync).toBe(false);
   });
 
+  test("the folder deleted and re-created by another client while our connection has it selected: full_resync, then the new folder's changes", async () => {
+    const { folder } = await seeded(2);
+    const first = await callOk(mcp, "get_changes", { folder }); // the pooled connection keeps the folder selected
+    await other.mailboxDelete(folder);
+    await other.mailboxCreate(folder);
+    // Before: Dovecot kept serving the selected (deleted) folder's view: full_resync false, nothing changed.
+    const res = await callOk(mcp, "get_changes", { folder, since: first.cursor });
+    expect(res).toMatchObject({ full_resync: true, added: [], flags_changed: [], vanished: [] });
+    await h.dovecot.deliver("alice", plainText({ subject: `${folder} anew` }), folder);
+    const next = await callOk(mcp, "get_changes", { folder, since: res.cursor });
+    expect([next.full_resync, next.added.map((e: { subject: string }) => e.subject)]).toEqual([false, [`${folder} anew`]]);
+  });
+
   test("since that is no cursor, or another folder's: an argument error", async () => {
     const { folder } = await seeded(0);
     const bad = await call(mcp, "get_changes", { folder, since: "hello" });

@@ -8,7 +8,7 @@ import { tracking, type ViewTracking } from "../imap/client.ts";
 import { enableExtension } from "../imap/enable.ts";
 import { verified, withMailbox } from "../imap/mailbox.ts";
 import { countOf, membersOf, mergeRanges, parseSet, rangesFrom, rangesOf, subtractRanges, topBelow, type Range } from "../imap/uid-set.ts";
-import { folderNow } from "../imap/folder-status.ts";
+import { uidNextByStatus } from "../imap/folder-status.ts";
 import { encodeChangesCursor, type ChangesCursor } from "./changes-cursor.ts";
 import type { CursorSeal } from "./cursor-seal.ts";
 import { searchRanges, summaries } from "./pages.ts";
@@ -56,35 +56,33 @@ export async function getChanges(client: ImapFlow, folder: string, prior: Change
     const box = client.mailbox as MailboxObject;
     const stale = prior && (String(box.uidValidity) !== prior.uidValidity || (mode !== "plain" && (box.noModseq || prior.modseq === null)));
     if (!prior || stale) {
-      // The cursor must say where the folder is now: a SELECT during this call says so, else one more EXAMINE.
-      if (t.selects === selectsBefore) await client.mailboxOpen(path, { readOnly: true });
       // A UIDNEXT from STATUS may be ahead of the view: NOOP lets the view catch up (RFC 3501 §6.1.2)
       // before freshCursor lists the UIDs below it.
       if (fromStatus && mode !== "qresync") await client.noop();
       return { ...empty(path, mode), full_resync: Boolean(stale), cursor: encodeChangesCursor(seal, await freshCursor(client, t, mode)) };
     }
     // A UID FETCH … VANISHED reports others' changes made meanwhile at its end (then it runs again);
-    // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first.
-    if (mode !== "qresync") await client.noop();
+    // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first, unless
+    // the view is a SELECT's that no STATUS ran ahead of.
+    if (mode !== "qresync" && fromStatus) await client.noop();
     return verified(t, () => delta(client, t, mode, prior, seal));
   }, { readOnly: true, freshness: "none" });
 }
 
 /**
- * Makes the selected view the folder the server has under that name now (./../imap/folder-status.ts):
- * a view selected before this call is checked by STATUS and selected again when the folder's
- * UIDVALIDITY changed (deleted and re-created meanwhile); a SELECT without UIDNEXT gets it from
- * STATUS. True when STATUS gave the UIDNEXT.
+ * Makes the selected view the folder the server has under that name now. A view selected before
+ * this call is selected again (EXAMINE): Dovecot keeps serving a selected folder that another
+ * client deleted and re-created, its old UIDVALIDITY and all, and answers STATUS of the selected
+ * folder from that same view, so only a new SELECT sees the new folder. One round trip, as a STATUS
+ * would be. A SELECT without UIDNEXT (Courier) gets it from STATUS (../imap/folder-status.ts).
+ * True when STATUS gave the UIDNEXT.
  */
 async function currentView(client: ImapFlow, path: string, selectedNow: boolean): Promise<boolean> {
-  const box = () => client.mailbox as MailboxObject;
-  if (selectedNow && box().uidNext !== undefined) return false;
-  const now = await folderNow(client, path);
-  if (!selectedNow && now.uidValidity !== null && now.uidValidity !== String(box().uidValidity)) {
-    await client.mailboxOpen(path, { readOnly: true });
-  }
-  if (box().uidNext !== undefined || now.uidNext === null) return false;
-  box().uidNext = now.uidNext;
+  if (!selectedNow) await client.mailboxOpen(path, { readOnly: true });
+  if ((client.mailbox as MailboxObject).uidNext !== undefined) return false;
+  const uidNext = await uidNextByStatus(client, path);
+  if (uidNext === null) return false;
+  (client.mailbox as MailboxObject).uidNext = uidNext;
   return true;
 }
 
