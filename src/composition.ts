@@ -10,6 +10,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "./http/body/timeouts.t
 import { silentLogger, type Logger } from "./log.ts";
 import type { PoolOptions } from "./mail/imap/pool.ts";
 import { verifyLogin } from "./mail/imap/verify.ts";
+import { cursorKeyOf } from "./mail/read/cursor-seal.ts";
 import { accountUnsealer, McpRuntime, type McpLimits } from "./mcp/runtime.ts";
 import type { Sending } from "./mcp/confirm/tool-sending.ts";
 import { lazyEndpoint } from "./mcp/transport/lazy-endpoint.ts";
@@ -58,7 +59,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   // the tools are the endpoint's module graph. list_providers alone gets the provider sign-ins.
   const sending = async (): Promise<Sending> =>
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
-  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools(providers.info());
+  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({ signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey) });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });

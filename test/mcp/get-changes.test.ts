@@ -6,7 +6,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ImapFlow } from "imapflow";
 import { randomBytes } from "node:crypto";
 import { connectImap } from "../../src/mail/imap/connect.ts";
-import { getChanges } from "../../src/mail/read/changes.ts";
+import { getChanges as changesOf } from "../../src/mail/read/changes.ts";
 import { decodeChangesCursor, encodeChangesCursor } from "../../src/mail/read/changes-cursor.ts";
 import { findBySubject, loginImap } from "../support/imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
@@ -19,6 +19,10 @@ let srv: TestServer;
 let mcp: Client;
 let other: ImapFlow; // alice's phone
 const tag = () => randomBytes(4).toString("hex");
+const SEAL = { key: new Uint8Array(32), mailbox: "test" };
+/** get_changes' mail-layer half, the cursor opened as the tool opens it. */
+const getChanges = (client: ImapFlow, folder: string, since: string | null) =>
+  changesOf(client, folder, since === null ? null : decodeChangesCursor(SEAL, since), SEAL);
 
 beforeAll(async () => {
   h = await getHarness();
@@ -103,6 +107,19 @@ describe("get_changes on a QRESYNC server", () => {
     expect((await callOk(mcp, "get_changes", { folder, since: res.cursor })).full_resync).toBe(false);
   });
 
+  test("the folder deleted and re-created by another client while our connection has it selected: full_resync, then the new folder's changes", async () => {
+    const { folder } = await seeded(2);
+    const first = await callOk(mcp, "get_changes", { folder }); // the pooled connection keeps the folder selected
+    await other.mailboxDelete(folder);
+    await other.mailboxCreate(folder);
+    // Before: Dovecot kept serving the selected (deleted) folder's view: full_resync false, nothing changed.
+    const res = await callOk(mcp, "get_changes", { folder, since: first.cursor });
+    expect(res).toMatchObject({ full_resync: true, added: [], flags_changed: [], vanished: [] });
+    await h.dovecot.deliver("alice", plainText({ subject: `${folder} anew` }), folder);
+    const next = await callOk(mcp, "get_changes", { folder, since: res.cursor });
+    expect([next.full_resync, next.added.map((e: { subject: string }) => e.subject)]).toEqual([false, [`${folder} anew`]]);
+  });
+
   test("since that is no cursor, or another folder's: an argument error", async () => {
     const { folder } = await seeded(0);
     const bad = await call(mcp, "get_changes", { folder, since: "hello" });
@@ -141,9 +158,9 @@ describe("a cursor is the caller's to send", () => {
     const client = await connectImap(testAccount(h.dovecot.users.alice, h.dovecot), undefined, false);
     try {
       for (const cap of ["QRESYNC", "CONDSTORE"]) client.capabilities.delete(cap);
-      const first = decodeChangesCursor((await getChanges(client, folder, null)).cursor);
+      const first = decodeChangesCursor(SEAL, (await getChanges(client, folder, null)).cursor);
       // Before: one number per UID of "1:4294967294", a 32 GB array; the process ran out of memory.
-      const forged = encodeChangesCursor({ ...first, uidNext: 4_294_967_295, count: null, set: "1:4294967294" });
+      const forged = encodeChangesCursor(SEAL, { ...first, uidNext: 4_294_967_295, count: null, set: "1:4294967294" });
       const res = await getChanges(client, folder, forged);
       const top = Math.max(...uids); // a new folder: its messages are uids 1..top
       expect(uids.sort((a, b) => a - b)).toEqual([1, 2]);

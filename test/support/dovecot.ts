@@ -52,6 +52,14 @@ export interface DovecotOptions {
    * password users keep working: their passdb answers PLAIN and LOGIN only.
    */
   oauth2IntrospectionUrl?: string;
+  /**
+   * What CAPABILITY says after login (Dovecot's imap_capability), to play a server without some
+   * extensions, e.g. Courier's set: our client then takes its fallbacks (Dovecot still accepts the
+   * hidden commands; we never send them).
+   */
+  imapCapability?: string;
+  /** false: no folder carries an RFC 6154 attribute (the folders are still created, by their names). */
+  specialUse?: boolean;
 }
 
 /** The extra users of DovecotOptions.extraUsers. */
@@ -135,7 +143,7 @@ function oauth2Passdb(dir: string, introspectionUrl: string | undefined): Conf {
 function config(dir: string, port: number, listen: string, id: Identity, sep: string, opts: DovecotOptions): string {
   const names = opts.folderNames ?? {};
   const special = (["Drafts", "Sent", "Trash", "Archive", "Junk"] as const).map(
-    (m): [string, Conf] => [`mailbox "${names[m] ?? m}"`, [["special_use", `\\${m}`], ["auto", "subscribe"]]],
+    (m): [string, Conf] => [`mailbox "${names[m] ?? m}"`, [...(opts.specialUse === false ? [] : [["special_use", `\\${m}`] as [string, string]]), ["auto", "subscribe"]]],
   );
   const oauth = oauth2Passdb(dir, opts.oauth2IntrospectionUrl);
   return render([
@@ -154,7 +162,8 @@ function config(dir: string, port: number, listen: string, id: Identity, sep: st
     ["passdb", [["driver", "passwd-file"], ["args", `scheme=PLAIN ${dir}/passwd`], ...(oauth.length ? [["mechanisms", "plain login"] as [string, string]] : [])]],
     ...oauth,
     ["userdb", [["driver", "static"], ["args", `uid=${id.uid} gid=${id.gid} home=${dir}/mail/%n`]]],
-    ["protocol imap", [["mail_max_userip_connections", 1000]]], // default 10 is too few for parallel tests
+    // mail_max_userip_connections: the default 10 is too few for parallel tests.
+    ["protocol imap", [["mail_max_userip_connections", 1000], ...(opts.imapCapability ? [["imap_capability", opts.imapCapability] as [string, string]] : [])]],
     ["service anvil", [["chroot", ""]]],
     ["service imap-login", [["chroot", ""], ["service_count", 0], ["inet_listener imap", [["port", port]]], ["inet_listener imaps", [["port", 0]]]]],
     ["namespace inbox", [["inbox", "yes"], ["separator", sep], ...special]],

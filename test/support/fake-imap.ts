@@ -3,6 +3,7 @@
 // cue: refuse the login, never answer, or drop the connection in the middle of a FETCH; or report
 // another client's flag change after answering from its view before it (RFC 3501 allows both orders).
 import { createServer, type Server, type Socket } from "node:net";
+import { courierHandlers, type CourierState } from "./fake-courier.ts";
 import { GMAIL_CAPS, gmailHandlers, type GmailState } from "./fake-gmail.ts";
 
 export interface Script {
@@ -34,6 +35,8 @@ export interface Script {
   permanentFlags?: string;
   /** Speak Gmail's dialect (./fake-gmail.ts): X-GM-LABELS, [Gmail]/ folders, MOVE with COPYUID. */
   gmail?: GmailState;
+  /** Behave as Courier does (./fake-courier.ts): no UIDNEXT on SELECT, a folder other clients change. */
+  courier?: CourierState;
   /**
    * Another client's flag change to message `seq`, reported once as `* seq FETCH (FLAGS (…))` at the
    * end of the next FETCH or NOOP (`after`); a FETCH answers with the old flags until it was reported,
@@ -73,11 +76,13 @@ function fetchLine(n: number, script: Script = {}): string {
   return `* ${n} FETCH (UID ${n} FLAGS (${flags}) RFC822.SIZE 300 INTERNALDATE "05-Mar-2024 10:00:00 +0000" ENVELOPE ${env} BODYSTRUCTURE ${body})\r\n`;
 }
 
-type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
+/** `byUid`: the command came as UID FETCH / UID SEARCH. */
+type Reply = (socket: Socket, tag: string, args: string, byUid?: boolean) => boolean | void;
 
 // Each handler writes its answer; returning true means "the script took over" (hang or drop).
 function handlers(script: Script): Record<string, Reply> {
   const base = plainHandlers(script);
+  if (script.courier) return { ...base, ...courierHandlers(script.courier, (n) => fetchLine(n, script)) };
   return script.gmail ? { ...base, ...gmailHandlers(script.gmail, (n) => fetchLine(n, script)) } : base;
 }
 
@@ -202,7 +207,7 @@ function serve(socket: Socket, script: Script, received: Record<string, number>)
       received[name] = (received[name] ?? 0) + 1;
       const handler = table[name];
       if (!handler) socket.write(`${tag} BAD unknown command\r\n`);
-      else if (handler(socket, tag, words.slice(1).join(" "))) return;
+      else if (handler(socket, tag, words.slice(1).join(" "), words !== rest)) return;
     }
   });
 }

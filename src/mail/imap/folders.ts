@@ -98,8 +98,12 @@ export async function requireSpecialUse(client: ImapFlow, use: SpecialUse, argum
   const found = findSpecialUse(folders, use);
   if (!found) {
     const names = someNames(folders.filter((f) => !f.flags.has("\\Noselect")).map((f) => f.path));
-    throw new MailError("not_found", `${argument ? `${argument}: ` : ""}This mailbox has no folder marked ${use}. ` +
-      `Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again, or name a folder by its path. Existing folders: ${names}.`);
+    // Without SPECIAL-USE (RFC 6154) nothing marks a folder's role: it is found by its name alone.
+    const byName = !client.capabilities.has("SPECIAL-USE") && !folders.some((f) => f.specialUseSource === "extension");
+    const how = byName
+      ? `This mail server does not mark folders by role (no SPECIAL-USE), so the folder is found by its name: create a folder named "${use.slice(1)}" in your mail client and try again, or name a folder by its path.`
+      : `Create one in your mail client (or mark a folder as ${use.slice(1)}) and try again, or name a folder by its path.`;
+    throw new MailError("not_found", `${argument ? `${argument}: ` : ""}This mailbox has no folder marked ${use}. ${how} Existing folders: ${names}.`);
   }
   if (!specialCache.has(client)) specialCache.set(client, new Map());
   specialCache.get(client)!.set(use, { path: found.path, at: Date.now() });

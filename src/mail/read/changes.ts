@@ -8,7 +8,9 @@ import { tracking, type ViewTracking } from "../imap/client.ts";
 import { enableExtension } from "../imap/enable.ts";
 import { verified, withMailbox } from "../imap/mailbox.ts";
 import { countOf, membersOf, mergeRanges, parseSet, rangesFrom, rangesOf, subtractRanges, topBelow, type Range } from "../imap/uid-set.ts";
-import { decodeChangesCursor, encodeChangesCursor, type ChangesCursor } from "./changes-cursor.ts";
+import { uidNextByStatus } from "../imap/folder-status.ts";
+import { encodeChangesCursor, type ChangesCursor } from "./changes-cursor.ts";
+import type { CursorSeal } from "./cursor-seal.ts";
 import { searchRanges, summaries } from "./pages.ts";
 import { labelsOf, type Summary } from "./summary.ts";
 
@@ -42,26 +44,46 @@ const SET_RANGES_MAX = 100;
 // say "1:4294967295", which as one number per UID would hold the server for minutes.
 const VANISHED_MAX = 100_000;
 
-export async function getChanges(client: ImapFlow, folder: string, since: string | null): Promise<Changes> {
-  const prior = since === null ? null : decodeChangesCursor(since);
+/** `prior`: the cursor passed as since, already opened (decodeChangesCursor) before any IMAP work. */
+export async function getChanges(client: ImapFlow, folder: string, prior: ChangesCursor | null, seal: CursorSeal): Promise<Changes> {
   const t = tracking(client) ?? { selects: 0, changes: 0, flagChanges: 0, shownFlagChanges: 0, highestModseq: 0n };
   const selectsBefore = t.selects;
   return withMailbox(client, folder, async (first) => {
     const path = first.path;
     if (prior && prior.path !== path) throw new InputError("since", `is a cursor of the folder ${JSON.stringify(prior.path)}: pass that folder, or leave since out to start afresh`);
     const mode = await modeOf(client, path);
+    const fromStatus = await currentView(client, path, t.selects !== selectsBefore);
     const box = client.mailbox as MailboxObject;
     const stale = prior && (String(box.uidValidity) !== prior.uidValidity || (mode !== "plain" && (box.noModseq || prior.modseq === null)));
     if (!prior || stale) {
-      // The cursor must say where the folder is now: a SELECT during this call says so, else one more EXAMINE.
-      if (t.selects === selectsBefore) await client.mailboxOpen(path, { readOnly: true });
-      return { ...empty(path, mode), full_resync: Boolean(stale), cursor: encodeChangesCursor(await freshCursor(client, t, mode)) };
+      // A UIDNEXT from STATUS may be ahead of the view: NOOP lets the view catch up (RFC 3501 §6.1.2)
+      // before freshCursor lists the UIDs below it.
+      if (fromStatus && mode !== "qresync") await client.noop();
+      return { ...empty(path, mode), full_resync: Boolean(stale), cursor: encodeChangesCursor(seal, await freshCursor(client, t, mode)) };
     }
     // A UID FETCH … VANISHED reports others' changes made meanwhile at its end (then it runs again);
-    // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first.
-    if (mode !== "qresync") await client.noop();
-    return verified(t, () => delta(client, t, mode, prior));
+    // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first, unless
+    // the view is a SELECT's that no STATUS ran ahead of.
+    if (mode !== "qresync" && fromStatus) await client.noop();
+    return verified(t, () => delta(client, t, mode, prior, seal));
   }, { readOnly: true, freshness: "none" });
+}
+
+/**
+ * Makes the selected view the folder the server has under that name now. A view selected before
+ * this call is selected again (EXAMINE): Dovecot keeps serving a selected folder that another
+ * client deleted and re-created, its old UIDVALIDITY and all, and answers STATUS of the selected
+ * folder from that same view, so only a new SELECT sees the new folder. One round trip, as a STATUS
+ * would be. A SELECT without UIDNEXT (Courier) gets it from STATUS (../imap/folder-status.ts).
+ * True when STATUS gave the UIDNEXT.
+ */
+async function currentView(client: ImapFlow, path: string, selectedNow: boolean): Promise<boolean> {
+  if (!selectedNow) await client.mailboxOpen(path, { readOnly: true });
+  if ((client.mailbox as MailboxObject).uidNext !== undefined) return false;
+  const uidNext = await uidNextByStatus(client, path);
+  if (uidNext === null) return false;
+  (client.mailbox as MailboxObject).uidNext = uidNext;
+  return true;
 }
 
 /** QRESYNC where offered (enabled once per connection), else CONDSTORE, else neither. */
@@ -75,18 +97,22 @@ const empty = (folder: string, mode: ChangeMode) => ({ folder, added: [], flags_
 
 async function freshCursor(client: ImapFlow, t: Pick<ViewTracking, "highestModseq">, mode: ChangeMode): Promise<ChangesCursor> {
   const box = client.mailbox as MailboxObject;
-  const uidNext = box.uidNext ?? 1;
+  // RFC 3501 §2.3.1.1: UIDNEXT is the lowest UID a new message can get; a server that tells it by
+  // neither SELECT nor STATUS (currentView asked): above the highest UID there is.
+  const uidNext = box.uidNext ?? highestUid(await searchRanges(client, { uid: "1:*" })) + 1;
   const modseq = mode === "plain" ? null : String(box.highestModseq ?? t.highestModseq);
   const base = { path: box.path, uidValidity: String(box.uidValidity), modseq, uidNext, count: null, set: null };
   if (mode === "qresync") return base;
   return { ...base, ...known(uidNext > 1 ? await searchRanges(client, { uid: `1:${uidNext - 1}` }) : []) };
 }
 
+const highestUid = (ranges: Array<readonly [number, number]>) => ranges.reduce((top, [, b]) => Math.max(top, b), 0);
+
 function known(ranges: Array<readonly [number, number]>): Pick<ChangesCursor, "count" | "set"> {
   return { count: countOf(ranges), set: ranges.length <= SET_RANGES_MAX ? ranges.map(([a, b]) => (a === b ? `${a}` : `${a}:${b}`)).join(",") : null };
 }
 
-async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "earlier">, mode: ChangeMode, prior: ChangesCursor): Promise<Changes> {
+async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "earlier">, mode: ChangeMode, prior: ChangesCursor, seal: CursorSeal): Promise<Changes> {
   const box = client.mailbox as MailboxObject;
   const changed = mode === "plain" ? [] : await changedSince(client, t, BigInt(prior.modseq!), mode === "qresync");
   const vanishedEarlier = t.earlier ?? [];
@@ -97,7 +123,7 @@ async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "
   if (mode !== "qresync") {
     const below = prior.uidNext > 1 ? await searchRanges(client, { uid: `1:${prior.uidNext - 1}` }) : [];
     const gone = goneSince(prior, below);
-    if (gone === null) return { ...empty(box.path, mode), full_resync: true, cursor: encodeChangesCursor(await freshCursor(client, t, mode)) };
+    if (gone === null) return { ...empty(box.path, mode), full_resync: true, cursor: encodeChangesCursor(seal, await freshCursor(client, t, mode)) };
     vanished = gone;
     next = known(mergeRanges([...below, ...added]));
   }
@@ -105,7 +131,7 @@ async function delta(client: ImapFlow, t: Pick<ViewTracking, "highestModseq" | "
   const uidNext = Math.max(prior.uidNext, (added.at(-1)?.[1] ?? 0) + 1);
   return {
     folder: box.path,
-    cursor: encodeChangesCursor({ ...prior, modseq: mode === "plain" ? null : String(highest), uidNext, ...next }),
+    cursor: encodeChangesCursor(seal, { ...prior, modseq: mode === "plain" ? null : String(highest), uidNext, ...next }),
     full_resync: false,
     added: await summaries(client, box.path, topBelow(added, ADDED_MAX, null).uids, ADDED_MAX),
     flags_changed: changed.filter((m) => m.uid < prior.uidNext).sort((a, b) => a.uid - b.uid).map(flagChange),

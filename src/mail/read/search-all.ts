@@ -8,7 +8,8 @@ import { isGmail } from "../imap/capabilities.ts";
 import { findSpecialUse, listFolders } from "../imap/folders.ts";
 import { fetchOwn, withMailbox } from "../imap/mailbox.ts";
 import { countOf, toSet, topBelow } from "../imap/uid-set.ts";
-import { decodeCursor, encodeCursor, queryKey, type FolderMark } from "./search-cursor.ts";
+import type { CursorSeal } from "./cursor-seal.ts";
+import { encodeCursor, MAX_SEARCHED_FOLDERS, queryKey, type AllCursor, type FolderMark } from "./search-cursor.ts";
 import { matchingRanges, type SearchCriteria } from "./search.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
 
@@ -20,8 +21,7 @@ export interface AllSearchPage {
   next_cursor: string | null;
 }
 
-/** The most folders one search covers; more are named in the text as not searched. */
-export const MAX_SEARCHED_FOLDERS = 200;
+export { MAX_SEARCHED_FOLDERS };
 
 // RFC 6154: Trash and Junk hold what the person threw away; \All and \Flagged are virtual views
 // that repeat messages of other folders (a match would come twice).
@@ -49,9 +49,10 @@ interface FolderRun {
   more: boolean;
 }
 
-export async function searchAll(client: ImapFlow, criteria: SearchCriteria, limit: number, cursorText: string | null): Promise<AllSearchPage> {
-  const marks = cursorText
-    ? decodeCursor(cursorText, criteria).folders
+/** `cursor`: the previous page's, already opened (decodeCursor) before any IMAP work. */
+export async function searchAll(client: ImapFlow, criteria: SearchCriteria, limit: number, cursor: AllCursor | null, seal: CursorSeal): Promise<AllSearchPage> {
+  const marks = cursor
+    ? cursor.folders
     : (await searchableFolders(client)).slice(0, MAX_SEARCHED_FOLDERS).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
   const runs: FolderRun[] = [];
   for (const mark of marks) runs.push(await searchFolder(client, mark, criteria, limit));
@@ -62,7 +63,7 @@ export async function searchAll(client: ImapFlow, criteria: SearchCriteria, limi
     folders_searched: marks.map((m) => m.path),
     total: runs.reduce((n, r) => n + r.count, 0),
     emails,
-    next_cursor: next.some((m) => m.before !== 0) ? encodeCursor({ query: queryKey(criteria), folders: next }) : null,
+    next_cursor: next.some((m) => m.before !== 0) ? encodeCursor(seal, { query: queryKey(criteria), folders: next }) : null,
   };
 }
 

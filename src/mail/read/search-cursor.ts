@@ -1,10 +1,16 @@
 // The cursor of search_emails over every folder (folder "*"): opaque to the caller, self-contained
 // (nothing is kept on the server), and exact: it says, per folder searched, where that folder's
-// matches stopped, so the next page neither repeats nor skips a message.
+// matches stopped, so the next page neither repeats nor skips a message. Sealed (./cursor-seal.ts):
+// only a cursor this server made for this grant and mailbox is taken back, and it holds at most
+// MAX_SEARCHED_FOLDERS folders, each once, as the first page does.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { InputError } from "../errors.ts";
+import { openCursor, sealCursor, type CursorSeal } from "./cursor-seal.ts";
 import type { SearchCriteria } from "./search.ts";
+
+/** The most folders one search covers; more are named in the text as not searched. */
+export const MAX_SEARCHED_FOLDERS = 200;
 
 /** Per folder: its path, its UIDVALIDITY when it was first searched, and where its matches go on. */
 export interface FolderMark {
@@ -20,10 +26,13 @@ export interface AllCursor {
   folders: FolderMark[];
 }
 
-const PREFIX = "s1.";
+// s2: sealed (s1 cursors were not, and are refused).
+const KIND = "s2";
 const schema = z.object({
   q: z.string().max(32),
-  f: z.array(z.tuple([z.string().max(1000), z.string().max(20).nullable(), z.number().int().min(0).max(4_294_967_296).nullable()])).max(5000),
+  f: z.array(z.tuple([z.string().max(1000), z.string().max(20).nullable(), z.number().int().min(0).max(4_294_967_296).nullable()]))
+    .max(MAX_SEARCHED_FOLDERS)
+    .refine((f) => new Set(f.map(([path]) => path)).size === f.length, "a folder appears twice"),
 });
 
 /** A short digest of the criteria, the same for the same search whatever the order of its keys. */
@@ -32,17 +41,20 @@ export function queryKey(c: SearchCriteria): string {
   return createHash("sha256").update(JSON.stringify(entries)).digest("base64url").slice(0, 16);
 }
 
-export function encodeCursor(c: AllCursor): string {
+export function encodeCursor(seal: CursorSeal, c: AllCursor): string {
   const body = { q: c.query, f: c.folders.map((m) => [m.path, m.uidValidity, m.before]) };
-  return PREFIX + Buffer.from(JSON.stringify(body)).toString("base64url");
+  return sealCursor(seal, KIND, JSON.stringify(body));
 }
 
-export function decodeCursor(text: string, criteria: SearchCriteria): AllCursor {
-  const bad = () => new InputError("cursor", "is not a cursor of this server's search_emails (pass next_cursor exactly as it came)");
-  if (!text.startsWith(PREFIX)) throw bad();
+/** The cursor's content; an InputError naming `cursor` for anything this server did not make for this grant. */
+export function decodeCursor(seal: CursorSeal, text: string, criteria: SearchCriteria): AllCursor {
+  const bad = () => new InputError("cursor", "is not a cursor of this server's search_emails for this mailbox (pass next_cursor exactly as it came)");
+  const body = openCursor(seal, KIND, text);
+  if (body === null) throw bad();
   let parsed: z.infer<typeof schema>;
   try {
-    parsed = schema.parse(JSON.parse(Buffer.from(text.slice(PREFIX.length), "base64url").toString("utf8")));
+    // Sealed by this server, so well-formed; checked again all the same: the bound is the tool's own.
+    parsed = schema.parse(JSON.parse(body));
   } catch {
     throw bad();
   }

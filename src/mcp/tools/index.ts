@@ -54,13 +54,13 @@
 //
 // Import from ./define.ts, ./context.ts and the like, never from this file: that would be an import cycle.
 import { getAttachment } from "./read/get-attachment.ts";
-import { getChanges } from "./read/get-changes.ts";
+import { getChangesTool } from "./read/get-changes.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
-import { searchEmails } from "./read/search-emails.ts";
+import { searchEmailsTool } from "./read/search-emails.ts";
 import { archiveEmail } from "./write/archive-email.ts";
 import { confirmSend } from "./write/confirm-send.ts";
 import { createFolder } from "./write/create-folder.ts";
@@ -84,17 +84,24 @@ import type { AnyTool } from "./registry.ts";
 
 /**
  * Every tool the server offers, in tools/list order, checked when built. One line per tool.
- * `signIns`: the provider sign-ins this server offers, which list_providers lists (and no other tool needs).
+ * What only some tools need is handed to those tools here, never to every call: `signIns`, the
+ * provider sign-ins list_providers lists; `cursorKey`, the key search_emails and get_changes seal
+ * their cursors with.
  */
-export const mcpTools = (signIns: readonly OfferedSignIn[]): readonly AnyTool[] => toolRegistry([
+export interface ToolFactoryDeps {
+  signIns: readonly OfferedSignIn[];
+  cursorKey: Uint8Array;
+}
+
+export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
-  searchEmails,
+  searchEmailsTool(cursorKey),
   getEmail,
   getThread,
   getAttachment,
-  getChanges,
+  getChangesTool(cursorKey),
   draftEmail,
   sendEmail,
   updateDraft,
@@ -112,7 +119,7 @@ export const mcpTools = (signIns: readonly OfferedSignIn[]): readonly AnyTool[] 
 ]);
 
 /** The tools as every server has them (names, kinds, schemas), for what does not call them; list_providers lists no sign-in here. */
-export const TOOLS = mcpTools([]);
+export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32) });
 
 /** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
 export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");

@@ -1,14 +1,17 @@
 // get_changes: what is new, re-flagged or gone in a folder since a cursor; never changes the mailbox.
 import { z } from "zod";
 import { ADDED_MAX, getChanges as changes, type Changes } from "../../../mail/read/changes.ts";
+import { decodeChangesCursor } from "../../../mail/read/changes-cursor.ts";
 import { READ_ONLY } from "../annotations.ts";
+import { cursorSealOf } from "./cursor-seal.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
 import { folderArg } from "../schemas/args.ts";
 import { summaryLines, summarySchema } from "../schemas/summary.ts";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
 
-export const getChanges = defineTool({
+/** `cursorKey`: the service's cursor key (src/mail/read/cursor-seal.ts cursorKeyOf), from the composition root. */
+export const getChangesTool = (cursorKey: Uint8Array) => defineTool({
   name: "get_changes",
   kind: "read",
   config: {
@@ -36,7 +39,9 @@ export const getChanges = defineTool({
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    const res = await ctx.withImap((client) => changes(client, args.folder, args.since ?? null));
+    const seal = await cursorSealOf(cursorKey, ctx);
+    const since = args.since === undefined ? null : decodeChangesCursor(seal, args.since);
+    const res = await ctx.withImap((client) => changes(client, args.folder, since, seal));
     const { addedTotal, mode, ...structured } = res;
     return ok(structured, describe(res, args.since === undefined));
   },

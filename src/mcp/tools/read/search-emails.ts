@@ -2,8 +2,10 @@
 // summaries, and the total number of matches.
 import { z } from "zod";
 import { searchAll, MAX_SEARCHED_FOLDERS } from "../../../mail/read/search-all.ts";
+import { decodeCursor } from "../../../mail/read/search-cursor.ts";
 import { searchEmails as search, type SearchCriteria } from "../../../mail/read/search.ts";
 import { READ_ONLY } from "../annotations.ts";
+import { cursorSealOf } from "./cursor-seal.ts";
 import { defineTool, type ToolArgs } from "../define.ts";
 import { ok, ToolInputError } from "../result.ts";
 import { beforeUidArg, limitArg, SPECIAL_USE_HINT } from "../schemas/args.ts";
@@ -46,7 +48,8 @@ const criteriaOf = (a: ToolArgs<typeof inputSchema>): SearchCriteria => ({
   flagged: a.flagged, answered: a.answered, hasAttachment: a.has_attachment, largerThan: a.larger_than, smallerThan: a.smaller_than,
 });
 
-export const searchEmails = defineTool({
+/** `cursorKey`: the service's cursor key (src/mail/read/cursor-seal.ts cursorKeyOf), from the composition root. */
+export const searchEmailsTool = (cursorKey: Uint8Array) => defineTool({
   name: "search_emails",
   kind: "read",
   config: {
@@ -75,7 +78,9 @@ export const searchEmails = defineTool({
     const criteria = criteriaOf(args);
     if (args.folder === "*") {
       if (args.before_uid !== undefined) throw new ToolInputError('before_uid pages one folder; with folder "*" pass the previous next_cursor as cursor');
-      const page = await ctx.withImap((client) => searchAll(client, criteria, args.limit, args.cursor ?? null));
+      const seal = await cursorSealOf(cursorKey, ctx);
+      const cursor = args.cursor === undefined ? null : decodeCursor(seal, args.cursor, criteria);
+      const page = await ctx.withImap((client) => searchAll(client, criteria, args.limit, cursor, seal));
       const searched = `${page.folders_searched.length} folder${page.folders_searched.length === 1 ? "" : "s"}`;
       const capped = page.folders_searched.length === MAX_SEARCHED_FOLDERS ? ` (at most ${MAX_SEARCHED_FOLDERS} are searched)` : "";
       const head = `${page.total} message(s) in ${searched} match${capped}; showing ${page.emails.length}, newest first. Folders searched: ${page.folders_searched.join(", ")}.`;
