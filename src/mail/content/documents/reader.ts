@@ -28,7 +28,7 @@ export class DocumentReader {
   async read(bytes: Uint8Array, format: DocumentFormat, charset: string | null, maxChars: number, owner = ""): Promise<DocumentOutcome> {
     const outcome = await this.pool.run(owner, { format, want: 2 * maxChars + 1, charset }, bytes);
     if (outcome.ok) return outcome.value;
-    return { kind: outcome.reason === "crash" ? "error" : outcome.reason };
+    return { kind: outcome.reason === "crash" ? "error" : outcome.reason } as DocumentOutcome;
   }
 
   close(): void {

@@ -21,7 +21,7 @@ export type DocumentText =
   /** Not read, with the reason in plain words (a zip bomb, a damaged file, not this format). */
   | { kind: "refused"; reason: string };
 
-export type DocumentOutcome = DocumentText | { kind: "timeout" | "memory" | "busy" | "error" };
+export type DocumentOutcome = DocumentText | { kind: "timeout" } | { kind: "memory" } | { kind: "busy" } | { kind: "error" };
 
 /** Thrown by a reader for a file it will not read; the message is the reason given to the caller. */
 export class DocumentRefused extends Error {}
