@@ -1,5 +1,5 @@
 // Real documents of each format get_attachment reads, made at test time: OOXML and ODF packages
-// zipped by fflate around XML written here as the office suites write it (namespaces, relationships,
+// zipped by fflate (a dev dependency) around XML written here as the office suites write it (namespaces, relationships,
 // shared strings), RTF, CSV, iCalendar and vCard as text; and zip bombs.
 import { strToU8, zipSync, type Zippable } from "fflate";
 
