@@ -50,8 +50,11 @@ describe("attachment kinds and limits", () => {
   });
 
   test("kinds from the declared type, and the file name only for generic types", () => {
-    expect(kindOf("text/calendar", "invite.ics")).toBe("text");
-    expect(kindOf("application/ics", null)).toBe("text");
+    expect(kindOf("text/calendar", "invite.ics")).toBe("document-text");
+    expect(kindOf("application/ics", null)).toBe("document-text");
+    expect(kindOf("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", null)).toBe("document");
+    expect(kindOf("application/zip", "Budget.XLSX")).toBe("document"); // a ZIP named as an Office file is one to try
+    expect(kindOf("application/msword", "old.doc")).toBe("other"); // the binary Word format is not read
     expect(kindOf("application/vnd.api+json", null)).toBe("text");
     expect(kindOf("message/rfc822", null)).toBe("message");
     expect(kindOf("application/octet-stream", "Scan.PDF")).toBe("pdf");

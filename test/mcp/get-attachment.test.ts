@@ -84,8 +84,8 @@ describe("get_attachment: text", () => {
     expect(text.indexOf("gruss.txt")).toBeGreaterThan(text.indexOf(`<<<UNTRUSTED-CONTENT-${markers[0]}`));
   });
 
-  test("CSV comes back as written; HTML as text", async () => {
-    expect((await read("csv")).text).toBe(CSV.replace(/\r\n/g, "\n").trimEnd());
+  test("CSV comes back as a table (a document); HTML as text", async () => {
+    expect(await read("csv")).toMatchObject({ kind: "document", format: "csv", text: "## Table\n| row | A | B |\n|---|---|---|\n| 1 | name | amount |\n| 2 | Tea | 3 |\n| 3 | Cake | 4.50 |" });
     const html = await read("html");
     expect(html).toMatchObject({ kind: "text", content: "text" });
     expect(html.text).toContain("Agenda");
@@ -109,7 +109,7 @@ describe("get_attachment: text", () => {
     expect(a.text).toContain("Subject: The minutes");
     expect(a.text).toContain("Minutes of Monday.");
     expect(a.attachments).toEqual([{ part: "2.2", filename: "budget.csv", content_type: "text/csv", size: 3 }]);
-    expect((await read("forward", "2.2")).text).toBe("a,b");
+    expect((await read("forward", "2.2")).text).toBe("## Table\n| row | A | B |\n|---|---|---|\n| 1 | a | b |");
   });
 });
 
@@ -129,8 +129,8 @@ describe("get_attachment: part numbers as RFC 9051 §6.4.5 gives them", () => {
     expect(textOf(container)).toContain("part 2.1: message/rfc822");
   });
 
-  test("a calendar sent as application/ics is text", async () => {
-    expect(await read("ics")).toMatchObject({ kind: "text", text: "BEGIN:VCALENDAR\nSUMMARY:Tea\nEND:VCALENDAR" });
+  test("a calendar sent as application/ics is read as a calendar document", async () => {
+    expect(await read("ics")).toMatchObject({ kind: "document", format: "ics", text: "Summary: Tea" });
   });
 });
 

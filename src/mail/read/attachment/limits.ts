@@ -15,13 +15,17 @@ export const LIMITS = {
   message: 4 * MB,
   pdf: 10 * MB,
   image: 1 * MB,
+  /** Office, OpenDocument and RTF files, read whole in a helper process like a PDF. */
+  document: 10 * MB,
+  /** CSV, iCalendar and vCard: read from their start, like text, but further. */
+  "document-text": 10 * MB,
 } as const;
 
 /** The most octets one FETCH of a part may bring: below the 20 MB literal limit, with room. */
 export const MAX_FETCH = 16 * MB;
 
 /** Kinds that are useful only whole. */
-export const WHOLE = new Set<Kind>(["pdf", "image"]);
+export const WHOLE = new Set<Kind>(["pdf", "image", "document"]);
 
 export function encodingOf(node: MessageStructureObject): string {
   return (node.encoding ?? "").toLowerCase().trim();

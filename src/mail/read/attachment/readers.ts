@@ -24,21 +24,25 @@ export interface Reading {
   /** Inside an attached message: its own attachments, with part numbers to fetch them by. */
   attachments: AttachmentInfo[];
   note: string | null;
+  /** What the content was read as ("xlsx", "pdf", "html", "message"…); null when nothing was read. */
+  format: string | null;
+  /** What a document's text leaves out (sheets, rows, columns, slides), in plain words; else null. */
+  omitted: string | null;
   /** The image bytes (MCP image content), never in structuredContent. */
   image: Buffer | null;
 }
 
 /** No content: the reason, in plain words, is the note. */
 export function nothing(note: string): Reading {
-  return { content: "none", text: null, truncated: false, image_type: null, pages: null, attachments: [], note, image: null };
+  return { content: "none", text: null, truncated: false, image_type: null, pages: null, attachments: [], note, format: null, omitted: null, image: null };
 }
 
-function textReading(raw: string, maxChars: number, extra: Partial<Reading> & { cut?: boolean; notes?: Array<string | null> }): Reading {
+export function textReading(raw: string, maxChars: number, extra: Partial<Reading> & { cut?: boolean; notes?: Array<string | null> }): Reading {
   const { text, truncated } = window(raw, maxChars);
   const note = (extra.notes ?? []).filter(Boolean).join(" ") || null;
   return {
     content: "text", text, truncated: truncated || (extra.cut ?? false), image_type: null,
-    pages: extra.pages ?? null, attachments: extra.attachments ?? [], note, image: null,
+    pages: extra.pages ?? null, attachments: extra.attachments ?? [], note, format: null, omitted: null, image: null,
   };
 }
 
@@ -49,7 +53,7 @@ export function readImage(bytes: Buffer, declared: string): Reading {
   if (!type) return nothing("Its content is not a PNG, JPEG, GIF or WebP image, whatever its declared type says, so it is not returned.");
   const said = JPEG_ALIASES.has(declared.toLowerCase()) ? "image/jpeg" : declared.toLowerCase();
   const note = said === type ? null : `Its bytes are a ${type} image, not what its declared content type says; it is returned as ${type}.`;
-  return { content: "image", text: null, truncated: false, image_type: type, pages: null, attachments: [], note, image: bytes };
+  return { content: "image", text: null, truncated: false, image_type: type, pages: null, attachments: [], note, format: null, omitted: null, image: bytes };
 }
 
 export async function readPdf(bytes: Buffer, maxChars: number, readers: ContentReaders): Promise<Reading> {
