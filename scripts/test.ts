@@ -1,5 +1,6 @@
 // bun run test [bun test args…]: makes sure the real servers the integration tests need are
-// installed (Dovecot, Chromium for the browser tests, Postgres and haproxy for the cluster tests),
+// installed (Dovecot, Chromium for the browser tests, Postgres and haproxy for the cluster tests,
+// podman, runc, podman-compose and caddy for the container image tests),
 // then runs `bun test`.
 // Nothing is mocked away: without Dovecot the suite would fail, so we install it, saying so.
 import { $ } from "bun";
@@ -11,6 +12,10 @@ const NEEDED: Array<{ bin: string; pkg: string; why: string; present?: () => boo
   { bin: "chromium", pkg: "chromium", why: "the headless browser that tests the setup form" },
   { bin: "initdb", pkg: "postgresql", why: "the shared store of the multi-instance tests", present: () => postgresBin() !== null },
   { bin: "haproxy", pkg: "haproxy", why: "the load balancer in front of the multi-instance tests" },
+  { bin: "podman", pkg: "podman", why: "builds and runs the container image (test/image)" },
+  { bin: "runc", pkg: "runc", why: "the container runtime that works on cgroup v1 hybrid hosts, where crun does not" },
+  { bin: "podman-compose", pkg: "podman-compose", why: "brings compose.yaml up in test/image" },
+  { bin: "caddy", pkg: "caddy", why: "the HTTPS proxy of the compose test's caddy setup" },
 ];
 
 async function ensureInstalled(): Promise<void> {

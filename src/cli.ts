@@ -7,6 +7,8 @@ import { rowByFlag } from "./config/settings-table.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { OAuthProviders } from "./oauth/provider-sign-in/registry.ts";
 import { startService, storeLabel } from "./service.ts";
+import { versionLine } from "./build-commit.ts";
+import { publicUrlNote } from "./public-url-note.ts";
 import { prepareDataDir } from "./store/data-dir.ts";
 import { connectGuide, guideText } from "./views/connect-guide.ts";
 import { activityVerb } from "./verbs/activity.ts";
@@ -52,7 +54,7 @@ function loadServeConfig(args: string[], env: Env, log: Logger): Config {
 
 export function clientInstructions(config: Config): string {
   const signInProviders = new OAuthProviders(config.oauth).list().map((p) => p.label);
-  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret, signInProviders }));
+  return guideText(connectGuide({ ...config, clientSecret: config.clientSecret, signInProviders })) + publicUrlNote(config.baseUrl);
 }
 
 /** Exit 0 when a server answers GET /health with status "ok"; otherwise 1 and one line on stderr saying why. */
@@ -176,7 +178,7 @@ async function ownerVerb(verb: string, args: string[], env: Env, out: Out, err: 
 export async function run(argv: string[], env: Env, out: Out = (t) => process.stdout.write(t), err: Out = (t) => process.stderr.write(t)): Promise<number | null> {
   const log = createLogger();
   if (argv.includes("--help") || argv.includes("-h")) return out(HELP), 0;
-  if (argv.includes("--version") || argv.includes("-v")) return out(`${pkg.version}\n`), 0;
+  if (argv.includes("--version") || argv.includes("-v")) return out(`${versionLine(pkg.version)}\n`), 0;
   const [verb, ...rest] = argv[0] && !argv[0].startsWith("-") ? [argv[0], ...argv.slice(1)] : ["serve", ...argv];
   try {
     if (OWNER_VERBS.has(verb)) return await ownerVerb(verb, rest, env, out, err, log);

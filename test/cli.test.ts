@@ -45,7 +45,7 @@ describe("mailbox-mcp CLI", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("mailbox-mcp client");
     expect(help.stdout).toContain("MAILBOX_MCP_BASE_URL");
-    expect((await cli(["--version"])).stdout.trim()).toBe(pkg.version);
+    expect((await cli(["--version"])).stdout.trim()).toMatch(new RegExp(`^${pkg.version.replaceAll(".", "\\.")} \\(commit [0-9a-f]{12}(-dirty)?\\)$`));
   });
 
   test("a bad value stops start-up with one line naming the key", async () => {

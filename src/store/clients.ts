@@ -5,7 +5,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "./db.ts";
 import { int, intOrNull } from "./values.ts";
 
-export type ClientAuthMethod = "none" | "client_secret_post";
+export type ClientAuthMethod = "none" | "client_secret_post" | "client_secret_basic";
 
 export interface RegisteredClient {
   id: string;

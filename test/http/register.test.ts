@@ -91,10 +91,10 @@ describe("registration on: what is registered", () => {
     expect(JSON.stringify(await db.q`SELECT * FROM clients`)).not.toContain(c.client_secret!);
   });
 
-  test("client_secret_basic is replaced by client_secret_post, the only secret method here (RFC 7591 §3.2.1)", async () => {
+  test("client_secret_basic is registered as asked, with a secret (test/http/client-secret-basic.test.ts)", async () => {
     const { app } = testApp({ openRegistration: true });
     const c = await registerOk(app, { token_endpoint_auth_method: "client_secret_basic" });
-    expect(c.token_endpoint_auth_method).toBe("client_secret_post");
+    expect(c.token_endpoint_auth_method).toBe("client_secret_basic");
     expect(c.client_secret).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -1,4 +1,4 @@
-// POST /oauth/token (RFC 6749 §4.1.3, client_secret_post) and POST /oauth/revoke (RFC 7009).
+// POST /oauth/token (RFC 6749 §4.1.3, client_secret_post or _basic) and POST /oauth/revoke (RFC 7009).
 import { Elysia, t } from "elysia";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
@@ -51,7 +51,7 @@ export function oauthRoutes(deps: OAuthRouteOptions) {
         throw new InvalidRequestError("the token request must be application/x-www-form-urlencoded");
       }
       const key = clientKey(clientAddress(request, server, deps.config.trustProxy));
-      return exchangeCodeLimited({ ...deps, grants }, body, key);
+      return exchangeCodeLimited({ ...deps, grants }, body, key, request.headers.get("authorization"));
     }, { body: TokenBody, parse })
     .post("/oauth/revoke", async ({ body, request }) => {
       // RFC 7009 §2.1 uses form encoding; the contract uses JSON (docs/contract.md §8). Both are accepted, nothing else.

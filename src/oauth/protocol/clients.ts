@@ -97,7 +97,7 @@ export class ClientRegistry {
   }
 
   /**
-   * Token endpoint client authentication (RFC 6749 §2.3.1, client_secret_post). The configured client's id
+   * Token endpoint client authentication (RFC 6749 §2.3.1; post or Basic, client-credentials.ts). The configured client's id
    * and secret are both compared in constant time, always. A public client — registered with "none", or
    * named by a document (which cannot carry a secret) — has no secret to check: PKCE is its proof (RFC 7636,
    * RFC 8252 §8.1), and the code must have been issued to this very client_id (token-exchange.ts), after its

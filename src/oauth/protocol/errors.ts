@@ -25,7 +25,9 @@ export class InvalidRequestError extends OAuthProblem {
   constructor(description: string) { super("invalid_request", description); }
 }
 export class InvalidClientError extends OAuthProblem {
-  constructor(description = "client authentication failed") { super("invalid_client", description, 401); }
+  constructor(description = "client authentication failed", headers: Record<string, string> = {}) {
+    super("invalid_client", description, 401, headers);
+  }
 }
 export class InvalidGrantError extends OAuthProblem {
   constructor(description = "The authorization code is invalid, expired, or failed PKCE verification") {

@@ -51,11 +51,15 @@ function redirectUris(value: unknown, registrable: (uri: string) => boolean): st
   return kept;
 }
 
-/** "none" unless asked otherwise; client_secret_basic is replaced by client_secret_post, the only secret method here. */
+/**
+ * "none" unless asked otherwise. client_secret_basic is kept as asked (Microsoft 365 Copilot registers
+ * so, then sends the secret in the Authorization header, whatever the answer says); the token endpoint
+ * accepts either method from any client with a secret (client-credentials.ts).
+ */
 function authMethod(value: unknown): ClientAuthMethod {
   if (value === undefined || value === "none") return "none";
-  if (value === "client_secret_post" || value === "client_secret_basic") return "client_secret_post";
-  throw bad("token_endpoint_auth_method must be none or client_secret_post");
+  if (value === "client_secret_post" || value === "client_secret_basic") return value;
+  throw bad("token_endpoint_auth_method must be none, client_secret_post or client_secret_basic");
 }
 
 /** RFC 7591 §2: the metadata this server understands; anything else is ignored, as the RFC requires. */
@@ -111,7 +115,7 @@ export async function registerClient(deps: RegisterDeps, body: unknown, clientIp
   if (!(await hasRoom(deps))) {
     return { kind: "refused", status: 503, retryAfter: EVICT_UNUSED_AFTER_MS / 1000, description: "too many registered clients; try again later" };
   }
-  const secret = req.authMethod === "client_secret_post" ? randomHex(32) : null;
+  const secret = req.authMethod === "none" ? null : randomHex(32);
   const client = await deps.clients.store.insert({
     id: `dyn-${randomHex(16)}`,
     secretHash: secret ? hashSecret(secret) : null,

@@ -3,6 +3,7 @@
 import type { Config } from "../../config.ts";
 import { randomHex, safeEqual } from "../../store/crypto.ts";
 import type { ClientRegistry, OAuthClient } from "./clients.ts";
+import { BASIC_CHALLENGE, clientCredentials } from "./client-credentials.ts";
 import type { CodeRecord, GrantStore } from "../../store/grants.ts";
 import type { Clock } from "../../clock.ts";
 import {
@@ -41,13 +42,15 @@ export interface ExchangeDeps {
 }
 
 /**
- * RFC 6749 §2.3.1 client_secret_post. For the configured client both values are compared in constant time,
- * and both comparisons always run, so timing does not reveal which one was wrong; a missing secret is
- * invalid_client too. Registered public clients send no secret (clients.ts).
+ * RFC 6749 §2.3.1, client_secret_post or client_secret_basic (client-credentials.ts). For the configured
+ * client both values are compared in constant time, and both comparisons always run, so timing does not
+ * reveal which one was wrong; a missing secret is invalid_client too. Registered public clients send no
+ * secret (clients.ts).
  */
-async function authenticateClient(f: TokenFields, clients: ClientRegistry): Promise<OAuthClient> {
-  const client = await clients.authenticate(f.client_id, f.client_secret);
-  if (!client) throw new InvalidClientError("client authentication failed");
+async function authenticateClient(f: TokenFields, authorization: string | null, clients: ClientRegistry): Promise<OAuthClient> {
+  const given = clientCredentials(f, authorization);
+  const client = await clients.authenticate(given.clientId, given.secret);
+  if (!client) throw new InvalidClientError("client authentication failed", given.basic ? BASIC_CHALLENGE : {});
   return client;
 }
 
@@ -94,10 +97,11 @@ async function checkCode(deps: ExchangeDeps, client: OAuthClient, f: Required<Pi
   return record;
 }
 
-export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<TokenResponse> {
+/** `authorization`: the request's Authorization header, where a client_secret_basic client puts its credentials. */
+export async function exchangeCode(deps: ExchangeDeps, f: TokenFields, authorization: string | null = null): Promise<TokenResponse> {
   // A missing grant_type is "not authorization_code" (docs/contract.md §16): unsupported_grant_type.
   if (f.grant_type !== "authorization_code") throw new UnsupportedGrantTypeError();
-  const client = await authenticateClient(f, deps.clients);
+  const client = await authenticateClient(f, authorization, deps.clients);
   if (!f.code_verifier || !isValidVerifier(f.code_verifier)) {
     throw new InvalidRequestError("code_verifier is required: 43 to 128 unreserved characters (RFC 7636 §4.1)");
   }
@@ -119,6 +123,7 @@ export async function exchangeCode(deps: ExchangeDeps, f: TokenFields): Promise<
  */
 export async function exchangeCodeLimited(
   deps: ExchangeDeps & { limits: Pick<Limiters, "token-client-auth"> }, f: TokenFields, clientKey: string,
+  authorization: string | null = null,
 ): Promise<TokenResponse> {
   const slot = await deps.limits["token-client-auth"].reserve([clientKey]);
   if ("retryAfter" in slot) {
@@ -128,7 +133,7 @@ export async function exchangeCodeLimited(
   }
   let issued: TokenResponse;
   try {
-    issued = await exchangeCode(deps, f);
+    issued = await exchangeCode(deps, f, authorization);
   } catch (err) {
     if (!(err instanceof InvalidClientError)) await slot.release();
     throw err;
