@@ -80,11 +80,11 @@ async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
-  const failed = await limitedLogin(deps, account, pending, clientIp);
-  if (failed?.kind === "form" && failed.status === 401) {
+  const login = await limitedLogin(deps, account, pending, clientIp);
+  if (login.kind === "form" && login.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
-  return failed ?? issueGrant(deps, pending, account, access.access, send.policy, p.name);
+  return login.kind === "verified" ? issueGrant(deps, pending, account, access.access, send.policy, login, p.name) : login;
 }
 
 export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {
