@@ -247,7 +247,7 @@ describe("scope", () => {
     const { runWrite } = await import("../../src/mcp/tools/pipeline/write.ts");
     const { sendEmail } = await import("../../src/mcp/tools/write/send-email.ts");
     // A context with nothing but the scopes: the handler and the activity log must not be reached.
-    const res = (await runWrite(sendEmail, {} as never, { scopes: ["email:read"] } as never)) as CallToolResult;
+    const res = (await runWrite(sendEmail(async () => null), {} as never, { scopes: ["email:read"] } as never)) as CallToolResult;
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

@@ -58,3 +58,14 @@ export function addressedIdentity(list: readonly Identity[], original: Addressed
   }
   return null;
 }
+
+/** Whom a composed message may come from and what it is signed with: the mailbox's identities (login first) and signature. */
+export interface Sender {
+  identities: Identity[];
+  /** Markdown, or null for none. */
+  signature: string | null;
+}
+
+/** The sender of a mailbox whose login address is `login`, with what the person set (none: the login alone, unsigned). */
+export const senderOf = (login: string, settings: IdentitySettings | null): Sender =>
+  ({ identities: identitiesOf(login, settings ?? NO_IDENTITY_SETTINGS), signature: settings?.signature ?? null });
