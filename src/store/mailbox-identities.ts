@@ -3,12 +3,17 @@
 // key like grant labels: independent of any connection, so every client connected to the mailbox
 // sends as the same addresses and a new connect or the owner's page changes them for all.
 import type { Clock } from "../clock.ts";
-import type { IdentitySettings } from "../mail/identities/identity.ts";
 import { mailboxKey, openRecord, sealRecord } from "./crypto.ts";
 import type { Db } from "./db.ts";
 import { bytes } from "./values.ts";
 
 const aad = (key: string) => `identities:${key}`;
+
+/** What is stored: the shape of src/mail/identities/identity.ts IdentitySettings (the store names no mail type). */
+export interface IdentitySettings {
+  sendAs: Array<{ name: string | null; address: string }>;
+  signature: string | null;
+}
 
 export class MailboxIdentities {
   constructor(private readonly db: Db, private readonly masterKey: Uint8Array, private readonly clock: Clock) {}

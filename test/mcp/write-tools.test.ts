@@ -105,7 +105,7 @@ describe("happy paths", () => {
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent).toEqual({
       status: "sent", decision: "sent_directly", message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent",
-      draft: null, reason: null, preview: null,
+      draft: null, reason: null, preview: null, from: "alice@example.test",
     });
     expect(textOf(res)).toContain("A copy is in Sent");
     expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@example.test"]);
