@@ -12,6 +12,7 @@ import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
 import { isMailboxAddress, type ConnectFields } from "../setup/connect-form.ts";
+import { parseIdentityFields } from "../setup/identity-fields.ts";
 
 export interface SignInStartDeps {
   config: Pick<Config, "baseUrl">;
@@ -57,6 +58,9 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   if (!access.ok) return { refused: access.message };
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return { refused: send.message };
+  // Checked now, so a mistake in them is shown before the provider's page, not after it (stored by the callback).
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return { refused: identities.message };
   const binding = randomHex(32);
   const codeVerifier = randomBytes(32).toString("base64url"); // 43 characters (RFC 7636 §4.1)
   const secrets = { requestId: fields.request_id!, csrfToken: fields.csrf_token!, codeVerifier, fields: keptFields(fields, provider.id) };
