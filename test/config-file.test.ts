@@ -28,6 +28,9 @@ const acme = {
   imap: { host: "imap.acme.example", port: 993, security: "tls" }, smtp: { host: "smtp.acme.example", port: 465, security: "tls" },
 };
 const providersJson = join(root, "providers.json");
+/** `entry` as one `[[oauth_providers]]` table, objects as inline tables. */
+const providerTable = (entry: Record<string, unknown>) => `[[oauth_providers]]\n${Object.entries(entry).map(([k, v]) =>
+  `${k} = ${typeof v === "object" && !Array.isArray(v) ? `{ ${Object.entries(v as object).map(([a, b]) => `${a} = ${JSON.stringify(b)}`).join(", ")} }` : JSON.stringify(v)}`).join("\n")}`;
 writeFileSync(providersJson, JSON.stringify({ providers: [acme] }));
 
 /** A value other than the default for every setting the file may hold, and what it needs beside it. */
@@ -140,10 +143,20 @@ describe("the settings file", () => {
   });
 
   test("[[oauth_providers]] tables are the providers file's entries", () => {
-    const entry = Object.entries(acme).map(([k, v]) => `${k} = ${typeof v === "object" && !Array.isArray(v) ? `{ ${Object.entries(v).map(([a, b]) => `${a} = ${JSON.stringify(b)}`).join(", ")} }` : JSON.stringify(v)}`);
-    const { dir } = dataDirWith(`[[oauth_providers]]\n${entry.join("\n")}`);
+    const { dir } = dataDirWith(providerTable(acme));
     const inline = parseSettings([], { MAILBOX_MCP_DATA_DIR: dir }).oauth.file;
     expect(inline).toEqual(parseSettings([], { MAILBOX_MCP_OAUTH_PROVIDERS_FILE: providersJson, MAILBOX_MCP_DATA_DIR: join(root, "none") }).oauth.file);
+  });
+
+  test("[[oauth_providers]] takes an issuer through the providers file's check: a URL, kept exactly; anything else names the key", () => {
+    const table = (issuer: string) => providerTable({ ...acme, issuer });
+    const good = dataDirWith(table("https://id.acme.example/tenant"));
+    expect(parseSettings([], { MAILBOX_MCP_DATA_DIR: good.dir }).oauth.file[0]!.issuer).toBe("https://id.acme.example/tenant");
+    expect(parseSettings([], { MAILBOX_MCP_DATA_DIR: dataDirWith(providerTable(acme)).dir }).oauth.file[0]!.issuer).toBeNull();
+    const bad = dataDirWith(table("not a url"));
+    const msg = problem(() => parseSettings([], { MAILBOX_MCP_DATA_DIR: bad.dir }));
+    expect(msg).toStartWith(`${bad.path}: `);
+    expect(msg).toContain("issuer");
   });
 
   test("a secret in a file others can read: a warning, not a stop; none for 0600 or no secret", () => {
