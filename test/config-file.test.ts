@@ -49,6 +49,7 @@ const SAMPLES: Record<string, { value: string; with?: Record<string, string> }> 
   client_metadata_documents: { value: "1" },
   allowed_mailboxes: { value: "@example.org,imap.example.org" },
   send_limits: { value: "5/h,50/d" },
+  notify_grants: { value: "false" },
   imap_max_connections: { value: "42" },
   microsoft_client_id: { value: "ms-id" },
   microsoft_client_secret: { value: "ms-secret", with: { microsoft_client_id: "ms-id" } },

@@ -94,7 +94,7 @@ function ServerRow({ kind, v }: { kind: "imap" | "smtp"; v: SetupFormValues }): 
   ) as string;
 }
 
-function ProviderOption({ p, selected }: { p: Provider; selected: boolean }): string {
+export function ProviderOption({ p, selected }: { p: Provider; selected: boolean }): string {
   return (
     <option value={p.id} selected={selected} data-url={attr(p.app_password_url ?? "")} data-notes={attr(p.notes)} safe>
       {p.name}
@@ -118,7 +118,7 @@ function HelpList(): string {
   ) as string;
 }
 
-function ChosenHelp({ provider }: { provider?: string }): string {
+export function ChosenHelp({ provider }: { provider?: string }): string {
   const p = provider ? findProvider(provider) : undefined;
   if (!p || !p.app_password_url) return (<p id="app-password-help" class="hint" safe>{p?.notes ?? ""}</p>) as string;
   return (
@@ -130,7 +130,7 @@ function ChosenHelp({ provider }: { provider?: string }): string {
   ) as string;
 }
 
-function CustomServer({ v }: { v: SetupFormValues }): string {
+export function CustomServer({ v }: { v: SetupFormValues }): string {
   return (
     <fieldset id="custom">
       <legend>Custom server (only for “Other”)</legend>

@@ -47,6 +47,9 @@ export interface ConnectDeps {
   signIn?: SignInStartDeps;
 }
 
+/** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
+export type LoginDeps = Pick<ConnectDeps, "config" | "limits" | "inflight" | "verify" | "log" | "resolve">;
+
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
 export const MAX_INFLIGHT_LOGINS = 16;
 
@@ -98,7 +101,7 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
   try {
     await deps.verify(account);
     await slots.failure.release();
@@ -115,7 +118,7 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -130,7 +133,7 @@ async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Adm
  * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
  * Grants are replaced per login *and client* (the configured one, or a registered one).
  */
-function loginOf(account: MailAccount): string {
+export function loginOf(account: MailAccount): string {
   return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
 }
 
@@ -164,7 +167,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
  * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
+export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
