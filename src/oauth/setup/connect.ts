@@ -19,6 +19,9 @@ import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
+import type { NotifyGrant } from "../../mail/write/grant-notice.ts";
+import { redirectHost } from "../protocol/redirects.ts";
+import { SEND_POLICY_LABELS } from "../../send-policy.ts";
 
 export const CODE_LENGTH = 48; // docs/contract.md §2.2
 export const CODE_TTL_MS = 5 * 60_000;
@@ -45,6 +48,8 @@ export interface ConnectDeps {
   resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
+  /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent with MAILBOX_MCP_NOTIFY_GRANTS=false. */
+  notify?: NotifyGrant;
 }
 
 /** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
@@ -183,12 +188,25 @@ export async function limitedLogin(deps: LoginDeps, account: MailAccount, pendin
 }
 
 /**
+ * The notice in the mailbox's own INBOX (docs/owner.md §6). Not awaited: the person's browser goes
+ * back to the app without waiting for a second IMAP login, and a failure only loses the notice.
+ */
+function tellTheOwner(deps: Pick<ConnectDeps, "config" | "log" | "notify">, account: MailAccount, pending: PendingRequest, access: Access, sendPolicy: SendPolicy): void {
+  if (!deps.notify) return;
+  const info = {
+    appHost: redirectHost(pending.redirectUri), access: access === "read" ? "read only" : "read and write",
+    sendPolicy: access === "read" ? "cannot send" : SEND_POLICY_LABELS[sendPolicy], accountUrl: `${deps.config.baseUrl}/account`,
+  };
+  deps.notify(account, info).catch((err: unknown) => deps.log.warn("grant notice not saved", { error: err instanceof Error ? err.message : "unknown" }));
+}
+
+/**
  * The login is verified: seal the account into a new grant, issue its code, and send the browser
  * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
  * `sendPolicy`: the form's send choice (./send-choice.ts). `signIn`: the provider's name for a grant
  * that signed in there (what `mailbox-mcp grants` names).
  */
-export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
+export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "notify">, pending: PendingRequest,
   account: MailAccount, access: Access, sendPolicy: SendPolicy, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
@@ -200,5 +218,6 @@ export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
+  tellTheOwner(deps, account, pending, access, sendPolicy);
   return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }
