@@ -168,6 +168,8 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: 
       <CustomServer v={v} />
       <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <button id="connect" type="submit">Connect mailbox</button>
+      <p class="hint">Afterwards, see what the app does and take its access back at <a href="/account" target="_blank"
+        rel="noopener noreferrer">your mailbox's apps page</a>.</p>
       <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>
