@@ -84,8 +84,8 @@ export class ActivityLog {
     const at = this.clock();
     const sealed = await sealRecord(this.masterKey, entry.details, `activity:${entry.grantId}:${at}`);
     // The mailbox is kept with the row: it outlives its grant, and the owner's page lists rows by mailbox.
-    await this.db.q`INSERT INTO activity (at, grant_id, tool, outcome, sealed_details, mailbox_key)
-      VALUES (${at}, ${entry.grantId}, ${entry.tool}, ${entry.outcome}, ${sealed},
+    await this.db.q`INSERT INTO activity (at, grant_id, tool, outcome, sealed_details, decision, mailbox_key)
+      VALUES (${at}, ${entry.grantId}, ${entry.tool}, ${entry.outcome}, ${sealed}, ${entry.details.decision ?? null},
               COALESCE(${entry.mailboxKey ?? null}, (SELECT mailbox_key FROM grants WHERE id = ${entry.grantId})))`;
   }
 

@@ -38,10 +38,6 @@ export interface ActivityPage {
 
 export const ACTIVITY_PAGE_SIZE = 50;
 
-/** Decisions of the send gate that leave a message in Drafts, and those that mean it went out after all. */
-const HELD = new Set(["held_as_draft", "declined"]);
-const SENT = new Set(["sent_directly", "confirmed"]);
-
 export class OwnerView {
   constructor(
     private readonly db: Db,
@@ -71,7 +67,7 @@ export class OwnerView {
 
   /**
    * This mailbox's activity of the last 90 days, newest first, one page; `grantId` narrows it to one
-   * connection. Rows carry the mailbox (schema 13); older ones are found through their live grant.
+   * connection. Rows carry the mailbox (schema 13): one backwards walk of activity_mailbox.
    */
   async activityOf(mailboxKey: string, opts: { grantId?: string; page?: number } = {}): Promise<ActivityPage> {
     const since = this.clock() - ACTIVITY_RETENTION_MS;
@@ -79,8 +75,7 @@ export class OwnerView {
     const only = opts.grantId ?? null;
     const rows = await this.db.q<Record<string, unknown>>`
       SELECT id, at, grant_id, tool, outcome, sealed_details FROM activity
-       WHERE at >= ${since} AND grant_id = COALESCE(${only}, grant_id)
-         AND (mailbox_key = ${mailboxKey} OR (mailbox_key IS NULL AND grant_id IN (SELECT id FROM grants WHERE mailbox_key = ${mailboxKey})))
+       WHERE mailbox_key = ${mailboxKey} AND at >= ${since} AND grant_id = COALESCE(${only}, grant_id)
        ORDER BY at DESC, id DESC LIMIT ${ACTIVITY_PAGE_SIZE + 1} OFFSET ${offset}`;
     const page = await Promise.all(rows.slice(0, ACTIVITY_PAGE_SIZE).map((r) => this.row(r)));
     return { rows: page, more: rows.length > ACTIVITY_PAGE_SIZE };
@@ -92,24 +87,27 @@ export class OwnerView {
   }
 
   /**
-   * Messages the send gate left in Drafts for the person and not sent since (a later row with the
-   * same Message-ID that went out), newest first: from the activity log, which keeps no subject.
+   * Messages the send gate left in Drafts for the person and not sent since, newest first, at most a
+   * page: from the activity log (which keeps no subject). Only the held rows and the later ones that
+   * could have sent such a draft (the review card's Send, send_draft) are opened; the decision
+   * column finds them without opening the rest.
    */
   async heldDraftsOf(mailboxKey: string): Promise<OwnerActivityRow[]> {
     const since = this.clock() - ACTIVITY_RETENTION_MS;
-    const rows = await this.db.q<Record<string, unknown>>`
+    const heldRows = await this.db.q<Record<string, unknown>>`
       SELECT id, at, grant_id, tool, outcome, sealed_details FROM activity
-       WHERE at >= ${since} AND outcome = 'ok' AND tool IN ('send_email', 'send_draft', 'confirm_send')
-         AND (mailbox_key = ${mailboxKey} OR (mailbox_key IS NULL AND grant_id IN (SELECT id FROM grants WHERE mailbox_key = ${mailboxKey})))
-       ORDER BY at, id`;
-    const held = new Map<string, OwnerActivityRow>();
-    for (const r of await Promise.all(rows.map((x) => this.row(x)))) {
-      const id = r.details?.message_id;
-      if (!id) continue;
-      if (HELD.has(r.details?.decision ?? "")) held.set(id, r);
-      else if (SENT.has(r.details?.decision ?? "")) held.delete(id);
-    }
-    return [...held.values()].reverse();
+       WHERE at >= ${since} AND outcome = 'ok' AND decision IN ('held_as_draft', 'declined')
+         AND mailbox_key = ${mailboxKey}
+       ORDER BY at DESC, id DESC LIMIT ${ACTIVITY_PAGE_SIZE}`;
+    if (!heldRows.length) return [];
+    const oldest = int(heldRows[heldRows.length - 1]!.at);
+    const sentRows = await this.db.q<Record<string, unknown>>`
+      SELECT id, at, grant_id, tool, outcome, sealed_details FROM activity
+       WHERE at >= ${oldest} AND outcome = 'ok' AND tool IN ('confirm_send', 'send_draft') AND decision IN ('sent_directly', 'confirmed')
+         AND mailbox_key = ${mailboxKey}`;
+    const [held, sent] = await Promise.all([Promise.all(heldRows.map((r) => this.row(r))), Promise.all(sentRows.map((r) => this.row(r)))]);
+    const sentLater = (h: OwnerActivityRow) => sent.some((x) => x.at >= h.at && x.details?.message_id === h.details?.message_id);
+    return held.filter((h) => h.details?.message_id && !sentLater(h));
   }
 
   /** Revokes the grant if it holds this mailbox; its token ids (for the fan-out), or null when it does not. */

@@ -5,8 +5,10 @@
 // login the grants already carry (crypto.ts mailboxKey): what the session may see. `sealed_label`
 // is the address it signed in with, sealed under the records key like a grant's label.
 // `activity.mailbox_key`: the mailbox a row belongs to, so the page still finds the rows of a
-// connection revoked since (rows outlive their grant) and the owner's own actions. Older rows have
-// none: they are found through their grant while it lives.
+// connection revoked since (rows outlive their grant) and the owner's own actions; older rows get
+// their live grant's (rows of grants revoked before this version have none and are not shown). `activity.decision`: the send gate's
+// decision word (held_as_draft, confirmed…), in clear like the tool and outcome, so the held drafts
+// are found without opening every sealed row (it says nothing of whom or what was sent).
 import type { Migration } from "./migration.ts";
 
 export const V13_ACCOUNT: Migration = {
@@ -20,7 +22,9 @@ export const V13_ACCOUNT: Migration = {
   ) STRICT;
   CREATE INDEX account_sessions_seen ON account_sessions(seen_at);
   ALTER TABLE activity ADD COLUMN mailbox_key TEXT;
+  ALTER TABLE activity ADD COLUMN decision TEXT;
   CREATE INDEX activity_mailbox ON activity(mailbox_key, at);
+  UPDATE activity SET mailbox_key = (SELECT g.mailbox_key FROM grants g WHERE g.id = activity.grant_id);
   CREATE INDEX grants_mailbox ON grants(mailbox_key);
   `,
   postgres: `
@@ -33,7 +37,9 @@ export const V13_ACCOUNT: Migration = {
   );
   CREATE INDEX account_sessions_seen ON account_sessions(seen_at);
   ALTER TABLE activity ADD COLUMN mailbox_key TEXT;
+  ALTER TABLE activity ADD COLUMN decision TEXT;
   CREATE INDEX activity_mailbox ON activity(mailbox_key, at);
+  UPDATE activity SET mailbox_key = (SELECT g.mailbox_key FROM grants g WHERE g.id = activity.grant_id);
   CREATE INDEX grants_mailbox ON grants(mailbox_key);
   `,
 };
