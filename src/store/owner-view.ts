@@ -67,7 +67,7 @@ export class OwnerView {
 
   /**
    * This mailbox's activity of the last 90 days, newest first, one page; `grantId` narrows it to one
-   * connection. Rows carry the mailbox (schema 13): one backwards walk of activity_mailbox.
+   * connection. Rows carry the mailbox (schema 15): one backwards walk of activity_mailbox.
    */
   async activityOf(mailboxKey: string, opts: { grantId?: string; page?: number } = {}): Promise<ActivityPage> {
     const since = this.clock() - ACTIVITY_RETENTION_MS;

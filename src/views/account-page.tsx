@@ -7,6 +7,7 @@ import type { AccountData, ConnectionWithCaps, OwnerActivityRow } from "../oauth
 import { redirectHost } from "../oauth/protocol/redirects.ts";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
+import { IdentityFields } from "./identity-fields.tsx";
 
 const esc = (v: string): string => Html.escapeHtml(v);
 const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC");
@@ -112,6 +113,12 @@ export function AccountPage({ nonce, csrf, data, notice }: { nonce: string; csrf
         {data.connections.length > 1 ? (
           <form method="post" action="/account/revoke-all"><Hidden csrf={csrf} /><button type="submit" class="danger">Revoke every app</button></form>
         ) : ""}
+        <section>
+          <h2>Addresses and signature</h2>
+          <form method="post" action="/account/identities"><Hidden csrf={csrf} />
+            <IdentityFields sendAs={data.identities.sendAs} signature={data.identities.signature} />
+            <button type="submit" class="secondary">Save addresses and signature</button></form>
+        </section>
         <HeldDrafts held={data.held} />
         <ActivityList data={data} names={names} />
         <form method="post" action="/account/sign-out"><Hidden csrf={csrf} /><input type="hidden" name="confirm" value="1" />

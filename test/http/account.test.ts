@@ -131,6 +131,27 @@ describe("/account", () => {
     expect(bad.status).toBe(400);
   });
 
+  test("identities: asked first, then set for this mailbox (every connection of it); a bad line is 400", async () => {
+    const h = await getHarness();
+    const { app } = testDeps();
+    await connectAs(app, h, "alice");
+    const alice = await session(app, h, "alice");
+    const post = (fields: Record<string, string>) => postForm(app, "/account/identities", { csrf_token: alice.csrf, ...fields }, { cookie: alice.cookie });
+    const fields = { send_as: "Alice Work <alice.work@example.test>", signature: "-- \nAlice <b>" };
+    const ask = await post(fields);
+    expect(ask.status).toBe(200);
+    expect(await ask.text()).toContain("alice.work@example.test"); // re-posted by the confirmation
+    expect((await post({ ...fields, confirm: "1" })).status).toBe(303);
+    const page = await (await get(app, "/account", alice.cookie)).text();
+    expect(page).toContain("Alice Work &lt;alice.work@example.test&gt;");
+    expect(page).toContain("Alice &lt;b&gt;");
+    expect(page).toContain("owner:identities");
+    const bad = await post({ send_as: "not an address", confirm: "1" });
+    expect(bad.status).toBe(400);
+    const bob = await session(app, h, "bob");
+    expect(bob.page).not.toContain("alice.work@example.test");
+  });
+
   test("signed out or expired: the cookie is worth nothing; the cookie's attributes", async () => {
     const h = await getHarness();
     const { app, clock } = testDeps();

@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import type { Clock } from "../../clock.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
-import { changeSendPolicy, removeMailbox, revokeAll, revokeConnection, type ActionResult } from "../../oauth/account/actions.ts";
+import { changeSendPolicy, removeMailbox, revokeAll, revokeConnection, setIdentities, type ActionResult } from "../../oauth/account/actions.ts";
 import { accountData, type CapsUsed } from "../../oauth/account/page-data.ts";
 import { accountSignIn } from "../../oauth/account/sign-in.ts";
 import { sessionCsrf, sessionCsrfValid, signInFormToken, signInFormTokenValid } from "../../oauth/account/tokens.ts";
@@ -23,7 +23,7 @@ import { accountCookie, clearAccountCookie, setAccountCookie } from "./account-c
 
 export interface AccountRouteOptions {
   config: Pick<Config, "baseUrl" | "secretKey" | "allowPrivateHosts" | "allowedMailboxes" | "clientId" | "trustProxy">;
-  store: Pick<Store, "accountSessions" | "ownerView" | "activity">;
+  store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities">;
   /** The limits of /oauth/connect: a wrong password here counts there too. */
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
@@ -48,13 +48,15 @@ const QUESTIONS: Record<string, string> = {
   "/account/send-policy": "Change when this app may send in your name?",
   "/account/remove-mailbox": "Take your mailbox out of this connection? The app loses access to it at once.",
   "/account/revoke-all": "Revoke every app's access to your mailbox? They are all cut off at once.",
+  "/account/identities": "Change the addresses every app sends as from this mailbox, and its signature?",
 };
 
 export function accountRoutes(deps: AccountRouteOptions) {
   const { config, clock, store } = deps;
   const origin = new URL(config.baseUrl).origin;
   const key = config.secretKey;
-  const actionDeps = { view: store.ownerView, activity: store.activity, events: deps.events, log: deps.log };
+  const actionDeps = { view: store.ownerView, activity: store.activity, events: deps.events, log: deps.log, identities: store.identities };
+  const readers = { view: store.ownerView, caps: deps.caps, identities: store.identities };
   const signInDeps = {
     config, limits: deps.limits, inflight: deps.liveLogins, verify: deps.verifyLogin, log: deps.log, sessions: store.accountSessions,
   };
@@ -74,7 +76,7 @@ export function accountRoutes(deps: AccountRouteOptions) {
     if (!session) return freshSignIn(401, "Sign in to continue.", {}, { "set-cookie": clearAccountCookie(config.baseUrl) });
     if (!sessionCsrfValid(key, session.idHash, body.csrf_token)) return accountError(origin, 403, "This form could not be verified", "Its security token is missing or wrong.");
     if (body.confirm !== "1" && QUESTIONS[path]) {
-      const fields = Object.fromEntries(Object.entries({ csrf_token: body.csrf_token, grant: body.grant, send: body.send }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const fields = Object.fromEntries(Object.entries({ csrf_token: body.csrf_token, grant: body.grant, send: body.send, send_as: body.send_as, signature: body.signature }).filter(([, v]) => v !== undefined)) as Record<string, string>;
       return confirmPage(origin, path, QUESTIONS[path]!, fields);
     }
     return session;
@@ -92,7 +94,7 @@ export function accountRoutes(deps: AccountRouteOptions) {
     .get("/account", async ({ request, query }) => {
       const session = await sessionOf(request);
       if (!session) return freshSignIn();
-      const data = await accountData(store.ownerView, deps.caps, session, query as { grant?: string; page?: string });
+      const data = await accountData(readers, session, query as { grant?: string; page?: string });
       return accountPage(origin, sessionCsrf(key, session.idHash), data);
     })
     .post("/account/sign-in", async ({ body, request, server }) => {
@@ -108,8 +110,10 @@ export function accountRoutes(deps: AccountRouteOptions) {
       await revokeAll(actionDeps, s);
       return seeOther("/account");
     }))
-    .post(...action("/account/identities", async () =>
-      accountError(origin, 501, "Not available yet", "Choosing the addresses and signature an app sends with is not available on this server yet.")))
+    .post(...action("/account/identities", async (s, b) => {
+      const r = await setIdentities(actionDeps, s, b.send_as, b.signature);
+      return r.ok ? seeOther("/account") : accountError(origin, 400, "Not saved", r.message);
+    }))
     .post(...action("/account/sign-out", async (s) => {
       await store.accountSessions.end(s.idHash);
       return seeOther("/account", { "set-cookie": clearAccountCookie(config.baseUrl) });

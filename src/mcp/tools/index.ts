@@ -76,6 +76,7 @@ import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
+import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -91,9 +92,11 @@ import type { AnyTool } from "./registry.ts";
 export interface ToolFactoryDeps {
   signIns: readonly OfferedSignIn[];
   cursorKey: Uint8Array;
+  /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
+  identities?: IdentityLookup;
 }
 
-export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
@@ -102,9 +105,9 @@ export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyT
   getThread,
   getAttachment,
   getChangesTool(cursorKey),
-  draftEmail,
-  sendEmail,
-  updateDraft,
+  draftEmail(identities),
+  sendEmail(identities),
+  updateDraft(identities),
   sendDraft,
   markAsRead,
   flagEmail,

@@ -9,6 +9,8 @@ import { isSendPolicy } from "../../send-policy.ts";
 import type { ActivityLog } from "../../store/activity.ts";
 import type { AccountSession } from "../../store/account-sessions.ts";
 import type { OwnerView } from "../../store/owner-view.ts";
+import type { MailboxIdentities } from "../../store/mailbox-identities.ts";
+import { parseIdentityFields } from "../setup/identity-fields.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
 
 export interface AccountActionDeps {
@@ -16,6 +18,7 @@ export interface AccountActionDeps {
   activity: ActivityLog;
   events: TokenEvents;
   log: Logger;
+  identities: Pick<MailboxIdentities, "set">;
 }
 
 /** "not_found": the grant does not hold this mailbox (or is gone); the page says nothing more. */
@@ -24,6 +27,7 @@ export type ActionResult = "done" | "not_found" | "bad_input";
 /** The tool names the activity log shows for the owner's own actions. */
 export const OWNER_TOOLS = {
   revoke: "owner:revoke", removeMailbox: "owner:remove_mailbox", revokeAll: "owner:revoke_all", sendPolicy: "owner:send_policy",
+  identities: "owner:identities",
 } as const;
 
 async function ended(deps: AccountActionDeps, session: AccountSession, grantId: string, tool: string, tokenIds: string[] | null): Promise<ActionResult> {
@@ -55,4 +59,17 @@ export async function changeSendPolicy(deps: AccountActionDeps, session: Account
   if (!(await deps.view.setSendPolicy(grantId, session.mailboxKey, send))) return "not_found";
   await deps.activity.record({ grantId, mailboxKey: session.mailboxKey, tool: OWNER_TOOLS.sendPolicy, outcome: "ok", details: { send_policy: send } });
   return "done";
+}
+
+/**
+ * The addresses this mailbox sends as and its signature, for every connection of it (they belong to
+ * the mailbox, src/store/mailbox-identities.ts). Both blank clears them: unlike a connect, this page
+ * shows what is set, so blank means none. The row is filed under no connection (grant "").
+ */
+export async function setIdentities(deps: AccountActionDeps, session: AccountSession, sendAs: string | undefined, signature: string | undefined): Promise<{ ok: true } | { ok: false; message: string }> {
+  const parsed = parseIdentityFields(sendAs, signature);
+  if (!parsed.ok) return parsed;
+  await deps.identities.set(session.mailboxKey, parsed.settings ?? { sendAs: [], signature: null });
+  await deps.activity.record({ grantId: "", mailboxKey: session.mailboxKey, tool: OWNER_TOOLS.identities, outcome: "ok", details: {} });
+  return { ok: true };
 }

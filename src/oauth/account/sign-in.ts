@@ -36,9 +36,9 @@ export async function accountSignIn(deps: AccountSignInDeps, fields: ConnectFiel
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(403, foreign);
-  const failed = await limitedLogin(deps, account, NO_PENDING, clientIp);
-  if (failed?.kind === "form") return form(failed.status, failed.message, failed.retryAfter);
-  if (failed) return form(400, "This sign-in could not be completed.");
+  const login = await limitedLogin(deps, account, NO_PENDING, clientIp);
+  if (login.kind === "form") return form(login.status, login.message, login.retryAfter);
+  if (login.kind !== "verified") return form(400, "This sign-in could not be completed.");
   const key = mailboxKey(deps.config.secretKey, loginOf(account));
   return { kind: "session", id: await deps.sessions.open(key, account.email) };
 }

@@ -8,12 +8,15 @@ import { MailError } from "../../mail/errors.ts";
 import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
+import type { MailboxIdentities } from "../../store/mailbox-identities.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
+import { parseIdentityFields } from "./identity-fields.ts";
 import type { SendPolicy } from "../../send-policy.ts";
+import type { SentMark } from "../../sent-mark.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
@@ -50,6 +53,8 @@ export interface ConnectDeps {
   signIn?: SignInStartDeps;
   /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent with MAILBOX_MCP_NOTIFY_GRANTS=false. */
   notify?: NotifyGrant;
+  /** The mailbox's send-as identities and signature, stored when the login succeeds (src/store/mailbox-identities.ts). */
+  identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
 
 /** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
@@ -65,6 +70,12 @@ export type ConnectOutcome =
   | { kind: "expired" }
   | { kind: "forbidden" }
   | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
+
+/** A login that succeeded and passed the list: where \Sent stood then, for the grant (src/sent-mark.ts). */
+export interface Verified {
+  kind: "verified";
+  sentMark?: SentMark;
+}
 
 /** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
 type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
@@ -106,14 +117,15 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   try {
-    await deps.verify(account);
+    const proof = await deps.verify(account);
     await slots.failure.release();
-    // Only now is the login known to be real: the list is matched against it, never the typed address.
-    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account));
+    // Only now is the login known to be real: the list is matched against the login the server
+    // accepted, never the typed address nor a provider's claim about it.
+    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account, proof?.login));
     if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
-    return refused ? form(pending, 403, refused) : null;
+    return refused ? form(pending, 403, refused) : { kind: "verified", ...(proof ? { sentMark: proof.sentMark } : {}) };
   } catch (err) {
     if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
@@ -123,7 +135,7 @@ async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission,
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -157,22 +169,28 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return form(pending, 400, identities.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
-  return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access, send.policy);
+  const login = await limitedLogin(deps, account, pending, clientIp);
+  if (login.kind !== "verified") return login;
+  // Per mailbox, not per grant: every connection of this login sends as these (docs/design.md §3).
+  if (identities.settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), identities.settings);
+  return issueGrant(deps, pending, account, access.access, send.policy, login);
 }
 
 /**
  * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
  * login; logins at once on this instance), checked — and the verified mailbox matched against
- * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
+ * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
+export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
@@ -203,17 +221,17 @@ function tellTheOwner(deps: Pick<ConnectDeps, "config" | "log" | "notify">, acco
 /**
  * The login is verified: seal the account into a new grant, issue its code, and send the browser
  * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
- * `sendPolicy`: the form's send choice (./send-choice.ts). `signIn`: the provider's name for a grant
- * that signed in there (what `mailbox-mcp grants` names).
+ * `sendPolicy`: the form's send choice (./send-choice.ts). `login`: what the login saw (where \Sent
+ * stood). `signIn`: the provider's name for a grant that signed in there (what `mailbox-mcp grants` names).
  */
 export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "notify">, pending: PendingRequest,
-  account: MailAccount, access: Access, sendPolicy: SendPolicy, signIn?: string): Promise<ConnectOutcome> {
+  account: MailAccount, access: Access, sendPolicy: SendPolicy, login: Verified, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
   const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
   const label = { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) };
-  const info = { clientId, scope: scopeFor(access), sendPolicy, label };
+  const info = { clientId, scope: scopeFor(access), sendPolicy, label, ...(login.sentMark ? { sentMark: login.sentMark } : {}) };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));

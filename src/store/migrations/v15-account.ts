@@ -1,4 +1,4 @@
-// Schema version 13 (../migrations.ts): the owner's page (docs/owner.md §7).
+// Schema version 15 (../migrations.ts): the owner's page (docs/owner.md §7).
 //
 // `account_sessions`: a signed-in browser on /account. Only the SHA-256 of its random id is kept, so
 // the database alone cannot be replayed as a cookie; `mailbox_key` is the keyed hash of the mailbox
@@ -11,7 +11,7 @@
 // are found without opening every sealed row (it says nothing of whom or what was sent).
 import type { Migration } from "./migration.ts";
 
-export const V13_ACCOUNT: Migration = {
+export const V15_ACCOUNT: Migration = {
   sqlite: `
   CREATE TABLE account_sessions (
     id_hash      TEXT PRIMARY KEY,
