@@ -11,8 +11,9 @@ import type { UpstreamFlows } from "../../store/upstream-flows.ts";
 import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
-import { isMailboxAddress, type ConnectFields } from "../setup/connect-form.ts";
+import { controlProblem, type ConnectFields } from "../setup/connect-form.ts";
 import { parseIdentityFields } from "../setup/identity-fields.ts";
+import { isMailboxAddress } from "../setup/mailbox-address.ts";
 
 export interface SignInStartDeps {
   config: Pick<Config, "baseUrl">;
@@ -58,6 +59,8 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   if (!access.ok) return { refused: access.message };
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return { refused: send.message };
+  const typed = controlProblem(fields);
+  if (typed) return { refused: typed };
   // Checked now, so a mistake in them is shown before the provider's page, not after it (stored by the callback).
   const identities = parseIdentityFields(fields.send_as, fields.signature);
   if (!identities.ok) return { refused: identities.message };
