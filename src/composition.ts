@@ -63,6 +63,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
     signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (grantId) => store.identities.forGrant(grantId),
+    contacts: runtime.contacts, clock,
   });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,

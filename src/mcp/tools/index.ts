@@ -58,6 +58,7 @@ import { getChangesTool } from "./read/get-changes.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
+import { findContactsTool } from "./read/find-contacts.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
 import { searchEmailsTool } from "./read/search-emails.ts";
@@ -77,6 +78,8 @@ import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
 import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
+import { systemClock, type Clock } from "../../clock.ts";
+import { ContactsCache } from "../../mail/read/contacts/cache.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -94,9 +97,14 @@ export interface ToolFactoryDeps {
   cursorKey: Uint8Array;
   /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
   identities?: IdentityLookup;
+  /** find_contacts' per-token memory (the MCP runtime's: src/mcp/runtime.ts), and the clock it ranks by; default a cache of its own. */
+  contacts?: ContactsCache;
+  clock?: Clock;
 }
 
-export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({
+  signIns, cursorKey, identities = NO_IDENTITIES, clock = systemClock, contacts = new ContactsCache(clock),
+}: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
@@ -105,6 +113,7 @@ export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES }: Too
   getThread,
   getAttachment,
   getChangesTool(cursorKey),
+  findContactsTool({ contacts, identities, clock }),
   draftEmail(identities),
   sendEmail(identities),
   updateDraft(identities),
