@@ -15,6 +15,7 @@ import { cleanText } from "../content/sanitize.ts";
 import { keepMessage, keptMessage, KEPT_MESSAGE_BYTES, type MessageRead } from "./message-cache.ts";
 import { validityOf } from "./summary-cache.ts";
 import { FLAGS_QUERY, SUMMARY_QUERY, toSummary, withFlags, type Address, type Summary } from "./summary.ts";
+import { trustedAuthservIds } from "./sender/trust.ts";
 import { textPartOf, type TextPart } from "./text-part.ts";
 
 export type { AttachmentInfo };
@@ -127,7 +128,7 @@ async function fetchMessage(client: ImapFlow, box: MailboxObject, uid: number): 
   const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
   const large = whole ? null : await textPartOf(client, uid, msg.bodyStructure, TEXT_PART_LIMIT);
   const keep = whole && validity !== null && msg.source.length <= KEPT_MESSAGE_BYTES ? { path: box.path, validity } : null;
-  return { summary: toSummary(msg, box.path), kept: null, source: msg.source, whole, structure: msg.bodyStructure, large, keep };
+  return { summary: toSummary(msg, box.path, trustedAuthservIds(client)), kept: null, source: msg.source, whole, structure: msg.bodyStructure, large, keep };
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getEmail as fetchEmail, type FullEmail } from "../../../mail/read/message.ts";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import { senderWarnings } from "../../../mail/read/sender/warnings.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
@@ -70,6 +71,7 @@ function describe(e: FullEmail): string {
     `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
     fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
   ];
+  lines.push(...senderWarnings(e.from, e.sender_check));
   if (e.attachments_omitted) lines.push(`(${e.attachments_omitted} more attachments are not listed.)`);
   if (e.body_note) lines.push(`(${e.body_note})`);
   if (e.next_offset !== null) lines.push(`(The body goes on: call again with offset ${e.next_offset} for the next piece.)`);
