@@ -4,6 +4,8 @@
 // before on this connection is kept, parsed (./message-cache.ts): reading it again fetches only its flags.
 import type { ImapFlow, MailboxObject, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
+import { invitationOf } from "../calendar/invitation-part.ts";
+import type { Invitation } from "../calendar/invitation.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
 import type { ContentReaders } from "../content/readers.ts";
@@ -33,6 +35,8 @@ export interface FullEmail extends Summary {
   attachments: AttachmentInfo[];
   /** Attachments left out of `attachments` (past 1,000 of them, or ~96 KB of list). */
   attachments_omitted: number;
+  /** The invitation the message carries; your_status is filled by the caller, who knows the mailbox's addresses. */
+  invitation: Invitation | null;
 }
 
 export interface EmailQuery {
@@ -87,6 +91,7 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     body_note: body.notes.join(" ") || null,
     attachments: read.attachments,
     attachments_omitted: read.attachmentsOmitted,
+    invitation: read.invitation,
   };
 }
 
@@ -104,6 +109,7 @@ async function readSource(f: Fetched): Promise<MessageRead> {
   return {
     inReplyTo: parsed.headers.inReplyTo(), references: parsed.headers.references(), replyTo: parsed.headers.addresses("reply-to"),
     segments, notes, cut: f.large?.cut ?? false, attachments: listed.attachments, attachmentsOmitted: listed.omitted,
+    invitation: f.whole ? invitationOf(parsed) : null,
   };
 }
 
