@@ -17,14 +17,18 @@ function calendarPart(node: MimePart): MimePart | null {
   return null;
 }
 
-export function invitationOf(parsed: ParsedMessage): Invitation | null {
+/** The text of the message's calendar part; null when it has none (or one too large). */
+export function calendarText(parsed: ParsedMessage): string | null {
   const part = calendarPart(parsed.root);
   if (!part || part.content.length > MAX_CALENDAR_BYTES) return null;
-  let text: string;
   try {
-    text = new TextDecoder(part.charset ?? "utf-8").decode(part.content);
+    return new TextDecoder(part.charset ?? "utf-8").decode(part.content);
   } catch {
-    text = part.content.toString("utf8");
+    return part.content.toString("utf8");
   }
-  return readInvitation(text);
+}
+
+export function invitationOf(parsed: ParsedMessage): Invitation | null {
+  const text = calendarText(parsed);
+  return text === null ? null : readInvitation(text);
 }

@@ -75,6 +75,8 @@ import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
+import { respondToInvitation } from "./write/respond-to-invitation.ts";
+import { unsubscribeTool, type WebPolicy } from "./write/unsubscribe.ts";
 import { toolRegistry } from "./registry.ts";
 
 export type { ToolContext } from "./context.ts";
@@ -91,9 +93,11 @@ import type { AnyTool } from "./registry.ts";
 export interface ToolFactoryDeps {
   signIns: readonly OfferedSignIn[];
   cursorKey: Uint8Array;
+  /** What unsubscribe's one-click request may reach. */
+  web: WebPolicy;
 }
 
-export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({ signIns, cursorKey, web }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
@@ -106,6 +110,8 @@ export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyT
   sendEmail,
   updateDraft,
   sendDraft,
+  respondToInvitation,
+  unsubscribeTool(web),
   markAsRead,
   flagEmail,
   labelEmail,
@@ -119,7 +125,7 @@ export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyT
 ]);
 
 /** The tools as every server has them (names, kinds, schemas), for what does not call them; list_providers lists no sign-in here. */
-export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32) });
+export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32), web: { allowPrivateHosts: false, version: "" } });
 
 /** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
 export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");
