@@ -12,7 +12,7 @@ import { SendCaps } from "./caps.ts";
 import type { CallConfirmation, GateDeps } from "./gate-deps.ts";
 
 export interface SendingService {
-  store: Pick<Store, "grants" | "sendLedger" | "sendRecipients" | "sendConfirmations" | "sendClaims">;
+  store: Pick<Store, "grants" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
   caps: SendCaps;
   clock: Clock;
   smtp: Pick<SmtpPool, "send">;

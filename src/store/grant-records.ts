@@ -2,6 +2,7 @@
 // codes, tokens, and what a grant records about its owner and client.
 import { READ_WRITE_SCOPE } from "../scopes.ts";
 import type { SendPolicy } from "../send-policy.ts";
+import type { SentMark } from "../sent-mark.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -54,6 +55,8 @@ export interface GrantInfo {
   label?: GrantLabel;
   /** What the grant may send and when the person is asked (docs/design.md §3); default DEFAULT_SEND_POLICY. */
   sendPolicy?: SendPolicy;
+  /** Where the mailbox's \Sent folder stood at the login that made the grant (./sent-marks.ts). */
+  sentMark?: SentMark;
 }
 
 export interface GrantLabel {

@@ -13,6 +13,7 @@ import {
   DEFAULT_GRANT_SCOPE, type CodeRecord, type GrantInfo, type GrantOwner, type PendingRequest, type TokenRecord,
 } from "./grant-records.ts";
 import { deleteGrant, deleteGrants, REVOCATION_RETENTION_MS } from "./revocations.ts";
+import { keepSentMark } from "./sent-marks.ts";
 import { bytes, int, intOrNull } from "./values.ts";
 
 export { DEFAULT_GRANT_SCOPE };
@@ -51,6 +52,7 @@ export class GrantStore {
       await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
         VALUES (${grantId}, ${sealed}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
                 ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
+      if (info.sentMark) await keepSentMark(tx, grantId, info.sentMark, now);
       await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
         VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
                 ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;

@@ -17,6 +17,7 @@ import { SendClaims } from "./send-claims.ts";
 import { SendConfirmations } from "./send-confirmations.ts";
 import { SendLedger } from "./send-ledger.ts";
 import { SendRecipients } from "./send-recipients.ts";
+import { SentMarks } from "./sent-marks.ts";
 import { SessionAnswers } from "./session-answers.ts";
 import { UpstreamFlows } from "./upstream-flows.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
@@ -41,6 +42,8 @@ export interface Store {
   sendLedger: SendLedger;
   /** Whom each grant has delivered mail to, as keyed hashes (send-recipients.ts). */
   sendRecipients: SendRecipients;
+  /** Where each grant's \Sent folder stood when it was made (sent-marks.ts). */
+  sentMarks: SentMarks;
   /** Single-use nonces of confirmation requests (send-confirmations.ts). */
   sendConfirmations: SendConfirmations;
   /** A send's claim, cap events and outcome in as few commits as possible (send-claims.ts). */
@@ -132,6 +135,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     sessionAnswers,
     sendLedger,
     sendRecipients,
+    sentMarks: new SentMarks(db, clock),
     sendConfirmations,
     sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
     upstreamFlows,

@@ -146,6 +146,7 @@ const DUMPS = {
   mcp_session_answers: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_session_answers`,
   send_ledger: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_ledger`,
   send_recipients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_recipients`,
+  sent_marks: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM sent_marks`,
   send_confirmations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_confirmations`,
   upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };

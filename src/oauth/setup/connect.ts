@@ -14,6 +14,7 @@ import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts"
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
 import type { SendPolicy } from "../../send-policy.ts";
+import type { SentMark } from "../../sent-mark.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
@@ -58,6 +59,12 @@ export type ConnectOutcome =
   | { kind: "forbidden" }
   | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
 
+/** A login that succeeded and passed the list: where \Sent stood then, for the grant (src/sent-mark.ts). */
+export interface Verified {
+  kind: "verified";
+  sentMark?: SentMark;
+}
+
 /** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
 type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
 
@@ -98,14 +105,15 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   try {
-    await deps.verify(account);
+    const proof = await deps.verify(account);
     await slots.failure.release();
-    // Only now is the login known to be real: the list is matched against it, never the typed address.
-    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account));
+    // Only now is the login known to be real: the list is matched against the login the server
+    // accepted, never the typed address nor a provider's claim about it.
+    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account, proof?.login));
     if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
-    return refused ? form(pending, 403, refused) : null;
+    return refused ? form(pending, 403, refused) : { kind: "verified", ...(proof ? { sentMark: proof.sentMark } : {}) };
   } catch (err) {
     if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
@@ -115,7 +123,7 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -155,16 +163,17 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
-  return (await limitedLogin(deps, account, pending, clientIp)) ?? issueGrant(deps, pending, account, access.access, send.policy);
+  const login = await limitedLogin(deps, account, pending, clientIp);
+  return login.kind === "verified" ? issueGrant(deps, pending, account, access.access, send.policy, login) : login;
 }
 
 /**
  * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
  * login; logins at once on this instance), checked — and the verified mailbox matched against
- * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
+ * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
+export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
@@ -182,17 +191,17 @@ export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pend
 /**
  * The login is verified: seal the account into a new grant, issue its code, and send the browser
  * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
- * `sendPolicy`: the form's send choice (./send-choice.ts). `signIn`: the provider's name for a grant
- * that signed in there (what `mailbox-mcp grants` names).
+ * `sendPolicy`: the form's send choice (./send-choice.ts). `login`: what the login saw (where \Sent
+ * stood). `signIn`: the provider's name for a grant that signed in there (what `mailbox-mcp grants` names).
  */
 export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
-  account: MailAccount, access: Access, sendPolicy: SendPolicy, signIn?: string): Promise<ConnectOutcome> {
+  account: MailAccount, access: Access, sendPolicy: SendPolicy, login: Verified, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
   const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
   // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
   const label = { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) };
-  const info = { clientId, scope: scopeFor(access), sendPolicy, label };
+  const info = { clientId, scope: scopeFor(access), sendPolicy, label, ...(login.sentMark ? { sentMark: login.sentMark } : {}) };
   const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
