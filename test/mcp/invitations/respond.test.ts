@@ -23,8 +23,11 @@ const fx = aliceServer();
 const tag = () => randomBytes(4).toString("hex");
 const alice = () => fx.h.dovecot.users.alice.email;
 
+let grantId = "";
+
 async function client(policy: SendPolicy = "direct", asked?: unknown[]): Promise<Client> {
-  const { token } = await issueTestGrant(fx.srv.deps, fx.account(), "email:read email:write", undefined, policy);
+  const { token, grantId: id } = await issueTestGrant(fx.srv.deps, fx.account(), "email:read email:write", undefined, policy);
+  grantId = id;
   if (!asked) return connectClient(fx.srv.mcpUrl, token).then((c) => (fx.open.push(c), c));
   const c = new Client({ name: "invite-asker", version: "0" }, { capabilities: { elicitation: {} } });
   c.setRequestHandler(ElicitRequestSchema, (async (req: { params: unknown }) => (asked.push(req.params), { action: "accept", content: { decision: "send" } })) as never);
@@ -87,6 +90,9 @@ describe("respond_to_invitation", () => {
       expect(String(reply.vevent.getFirstPropertyValue("organizer")).toLowerCase()).toBe(`mailto:${organizer}`);
       expect(String(reply.vevent.getFirstPropertyValue("comment"))).toBe(`note ${eventUid}`);
       expect(await answered(subject)).toBe(true);
+      // The activity log names the invitation (not the Sent copy) and the organizer.
+      const [row] = await fx.srv.deps.activity.list({ grant: grantId });
+      expect(row).toMatchObject({ tool: "respond_to_invitation", outcome: "ok", details: { folder: "INBOX", uids: [uid], decision: "sent_directly", recipients: [organizer] } });
     });
   }
 

@@ -15,7 +15,7 @@ import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
 import { defineTool } from "../define.ts";
 import { ToolInputError } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
-import { sendActivity, sendResultShape } from "../schemas/send-result.ts";
+import { sendAboutActivity, sendResultShape } from "../schemas/send-result.ts";
 
 const WORDS: Record<Response, string> = { accepted: "Accepted", tentative: "Tentative", declined: "Declined" };
 
@@ -52,7 +52,8 @@ export const respondToInvitation = defineTool({
   },
   activity: {
     fromArgs: (a) => ({ folder: a.folder, uids: [a.uid] }),
-    fromResult: (r) => sendActivity(r as SendResult),
+    // The invitation's folder and uid stay (the answer's own copy is in Sent); who got the answer is added.
+    fromResult: (r) => sendAboutActivity(r as SendResult),
   },
   handler: async (args, ctx) => {
     const account = await ctx.account();

@@ -14,9 +14,9 @@ import { unsubscribeOffer, type UnsubscribeOffer } from "../../../mail/read/send
 import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
 import { SENDING_TOOL_META } from "../../confirm/review-card.ts";
 import { defineTool } from "../define.ts";
-import { ok, ToolInputError } from "../result.ts";
+import { ok, toolError, ToolInputError } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
-import { sendActivity, sendResultShape } from "../schemas/send-result.ts";
+import { sendAboutActivity, sendResultShape } from "../schemas/send-result.ts";
 
 /** What the one-click request may reach (the operator's MAILBOX_MCP_ALLOW_PRIVATE_HOSTS) and who it says it is. */
 export interface WebPolicy {
@@ -62,8 +62,14 @@ export const unsubscribeTool = (web: WebPolicy) => defineTool({
   },
   activity: {
     fromArgs: (a) => ({ folder: a.folder, uids: [a.uid] }),
-    // The mailto way is a message sent (recipients, Message-ID); the one-click way sends no mail.
-    fromResult: (r) => ((r as { method?: string }).method === "mailto" ? sendActivity(r as SendResult) : {}),
+    // The message's folder and uid stay. The mailto way is a message sent (the list's address, decision,
+    // Message-ID; never the subject or body the link asks for); the one-click way sends no mail.
+    fromResult: (r) => {
+      const { method, target } = r as { method?: string; target?: string };
+      if (method !== "mailto") return {};
+      const list = parseMailto(target ?? "")?.to;
+      return { ...sendAboutActivity(r as SendResult), ...(list ? { recipients: [list] } : {}) };
+    },
   },
   handler: async (args, ctx) => {
     const offer = await offerOf(ctx, args.folder, args.uid);
@@ -76,7 +82,9 @@ export const unsubscribeTool = (web: WebPolicy) => defineTool({
           what: "The unsubscribe link", post: "List-Unsubscribe=One-Click", ok: (s) => s >= 200 && s < 300,
         });
       } catch (err) {
-        throw err instanceof FetchProblem ? new ToolInputError(`${err.message} Nothing else was tried.`) : err;
+        // The list's server failed, not the caller's arguments: a tool error saying what happened.
+        if (err instanceof FetchProblem) return toolError(`Not unsubscribed: ${err.message} Nothing else was tried; the mailto: way, if any, was not used.`);
+        throw err;
       }
       return ok({ method: "one_click", status: "unsubscribed", target }, "Unsubscribed: the list accepted the one-click request (RFC 8058).");
     }
