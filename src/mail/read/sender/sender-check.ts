@@ -1,9 +1,12 @@
 // sender_check (docs/design.md §6): what the mailbox's own provider found when the message arrived,
 // from the topmost Authentication-Results only (RFC 8601 §5, §7.2: a header lower in the block may
 // have been written by the sender). The topmost header must carry a trusted authserv-id (./trust.ts);
-// headers right below it with a trusted id add methods it did not report (iCloud writes one per
-// method), and the first verdict for a method wins, so a forged "pass" below a real "fail" never
-// shows. The first header with another id ends the run.
+// headers right below it with another trusted id add methods it did not report (iCloud writes one
+// per method, each under its own id: spf.icloud.com, dkim-verifier.icloud.com), and the first
+// verdict for a method wins, so a forged "pass" below a real "fail" never shows. The first header
+// with an untrusted id, or with an id already read, ends the run: a provider writes each id once, so
+// a second "mx.google.com" is the sender's, and the dkim=pass it claims where the provider's own
+// header said nothing about DKIM must not show either.
 import { authservMatches } from "../../providers/authserv-ids.ts";
 import { parseAuthResults, type MethodResult, type Verdict } from "./auth-results.ts";
 import { headerFields } from "./header-fields.ts";
@@ -22,9 +25,11 @@ export interface SenderCheck {
 export function senderCheck(headerBlock: Buffer | undefined, fromAddress: string | null, trusted: readonly string[]): SenderCheck | null {
   if (!trusted.length) return null;
   const found = new Map<string, MethodResult>();
+  const read = new Set<string>();
   for (const value of headerFields(headerBlock, "authentication-results")) {
     const ar = parseAuthResults(value);
-    if (!ar || !authservMatches(ar.authservId, trusted)) break;
+    if (!ar || !authservMatches(ar.authservId, trusted) || read.has(ar.authservId)) break;
+    read.add(ar.authservId);
     for (const r of ar.results) if (!found.has(r.method)) found.set(r.method, r);
   }
   if (!found.size) return null;

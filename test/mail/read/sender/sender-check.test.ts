@@ -17,7 +17,18 @@ describe("sender_check from the topmost trusted Authentication-Results", () => {
     const c = senderCheck(b, "service@paypal.com", GOOGLE)!;
     expect(c.dmarc).toBe("fail");
     expect(c.spf).toBe("fail");
-    // dkim: the forged header's, because it is right below with the trusted id; but alignment stays false without a pass that the top header gave
+    expect(c.dkim).toBeNull(); // the second mx.google.com header is the sender's: none of it is read
+    expect(c.aligned).toBe(false);
+  });
+
+  test("a forged dkim=pass under the provider's id, where the provider's header said nothing of DKIM, does not show", () => {
+    const b = block("mx.google.com; spf=softfail smtp.mailfrom=x@evil.example", "mx.google.com; dkim=pass header.d=paypal.com");
+    expect(senderCheck(b, "service@paypal.com", GOOGLE)).toEqual({ spf: "softfail", dkim: null, dmarc: null, from_domain: "paypal.com", aligned: false });
+  });
+
+  test("iCloud's one header per method, each under its own id, are read together", () => {
+    const b = block("dmarc.icloud.com; dmarc=pass header.from=shop.example", "dkim-verifier.icloud.com; dkim=pass header.d=shop.example", "spf.icloud.com; spf=pass smtp.mailfrom=shop.example");
+    expect(senderCheck(b, "hi@shop.example", [".icloud.com"])).toEqual({ spf: "pass", dkim: "pass", dmarc: "pass", from_domain: "shop.example", aligned: true });
   });
 
   test("a forged header below another server's header is ignored entirely", () => {
