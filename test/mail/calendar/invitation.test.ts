@@ -2,32 +2,12 @@ import { describe, expect, test } from "bun:test";
 import ICAL from "ical.js";
 import { readInvitation, withYourStatus } from "../../../src/mail/calendar/invitation.ts";
 import { replyCalendar } from "../../../src/mail/calendar/reply.ts";
+import { appleIcs, googleIcs, outlookIcs } from "../../support/invitation-mail.ts";
 
-const cal = (method: string, event: string, extra = "") => [
-  "BEGIN:VCALENDAR", "PRODID:-//test//EN", "VERSION:2.0", `METHOD:${method}`, extra, "BEGIN:VEVENT", event, "END:VEVENT", "END:VCALENDAR",
-].filter(Boolean).join("\r\n");
-
-// Google Calendar shape: IANA TZID with a VTIMEZONE, weekly RRULE.
-const GOOGLE = cal("REQUEST", [
-  "DTSTART;TZID=Europe/Berlin:20260310T100000", "DTEND;TZID=Europe/Berlin:20260310T110000", "RRULE:FREQ=WEEKLY;BYDAY=TU",
-  "DTSTAMP:20260301T090000Z", "ORGANIZER;CN=Olga:mailto:olga@example.com", "UID:abc123@google.com",
-  "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;CN=alice@test.example:mailto:alice@test.example",
-  "ATTENDEE;PARTSTAT=ACCEPTED;CN=Olga:mailto:olga@example.com", "SEQUENCE:0", "SUMMARY:Weekly sync", "LOCATION:Room 1",
-].join("\r\n"));
-
-// Outlook shape: Windows zone name defined by its own VTIMEZONE.
-const OUTLOOK_TZ = ["BEGIN:VTIMEZONE", "TZID:W. Europe Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100",
-  "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10", "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:16010101T020000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200",
-  "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3", "END:DAYLIGHT", "END:VTIMEZONE"].join("\r\n");
-const OUTLOOK = cal("REQUEST", [
-  "ORGANIZER;CN=Bob:mailto:bob@corp.example", "ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE;CN=Alice:mailto:Alice@test.example",
-  "UID:040000008200E00074C5B7101A82E008", "SUMMARY;LANGUAGE=en-US:Budget review", "DTSTART;TZID=W. Europe Standard Time:20260715T140000",
-  "DTEND;TZID=W. Europe Standard Time:20260715T150000", "SEQUENCE:2", "DTSTAMP:20260701T100000Z",
-].join("\r\n"), OUTLOOK_TZ);
-
-// Apple shape: all-day.
-const APPLE_ALL_DAY = cal("REQUEST", ["UID:A1B2", "DTSTART;VALUE=DATE:20260801", "DTEND;VALUE=DATE:20260802", "SUMMARY:Offsite", "DTSTAMP:20260701T100000Z",
-  "ORGANIZER;CN=Carol:mailto:carol@icloud.example", "ATTENDEE;CN=Alice;PARTSTAT=TENTATIVE:mailto:alice@test.example"].join("\r\n"));
+// The Google (IANA zone, weekly), Outlook (Windows zone with its VTIMEZONE) and Apple (all-day) shapes.
+const GOOGLE = googleIcs("alice@test.example");
+const OUTLOOK = outlookIcs("Alice@test.example");
+const APPLE_ALL_DAY = appleIcs("alice@test.example");
 
 describe("invitations", () => {
   test("Google: zone offset from the IANA zone, RRULE text, your_status", () => {
