@@ -59,7 +59,10 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   // the tools are the endpoint's module graph. list_providers alone gets the provider sign-ins.
   const sending = async (): Promise<Sending> =>
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
-  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({ signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), web: { allowPrivateHosts: config.allowPrivateHosts, version: config.version } });
+  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
+    signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (grantId) => store.identities.forGrant(grantId),
+    web: { allowPrivateHosts: config.allowPrivateHosts, version: config.version },
+  });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });

@@ -10,6 +10,7 @@ import { GrantRenewals } from "./grant-renewal.ts";
 import { GrantStore } from "./grants.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
+import { MailboxIdentities } from "./mailbox-identities.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
@@ -50,6 +51,8 @@ export interface Store {
   sendClaims: SendClaims;
   /** Sign-ins under way at OAuth mail providers (upstream-flows.ts). */
   upstreamFlows: UpstreamFlows;
+  /** Each mailbox's send-as identities and signature, set by the person only (mailbox-identities.ts). */
+  identities: MailboxIdentities;
   /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
   renewals: GrantRenewals;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
@@ -140,6 +143,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
     upstreamFlows,
     renewals: new GrantRenewals(db, masterKey, clock),
+    identities: new MailboxIdentities(db, masterKey, clock),
     async purgeExpired() {
       await upstreamFlows.purgeExpired();
       await pending.purgeExpired();

@@ -78,6 +78,7 @@ import { updateDraft } from "./write/update-draft.ts";
 import { respondToInvitation } from "./write/respond-to-invitation.ts";
 import { unsubscribeTool, type WebPolicy } from "./write/unsubscribe.ts";
 import { toolRegistry } from "./registry.ts";
+import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -93,11 +94,13 @@ import type { AnyTool } from "./registry.ts";
 export interface ToolFactoryDeps {
   signIns: readonly OfferedSignIn[];
   cursorKey: Uint8Array;
+  /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
+  identities?: IdentityLookup;
   /** What unsubscribe's one-click request may reach. */
   web: WebPolicy;
 }
 
-export const mcpTools = ({ signIns, cursorKey, web }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES, web }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
   getRecentEmails,
@@ -106,11 +109,11 @@ export const mcpTools = ({ signIns, cursorKey, web }: ToolFactoryDeps): readonly
   getThread,
   getAttachment,
   getChangesTool(cursorKey),
-  draftEmail,
-  sendEmail,
-  updateDraft,
+  draftEmail(identities),
+  sendEmail(identities),
+  updateDraft(identities),
   sendDraft,
-  respondToInvitation,
+  respondToInvitation(identities),
   unsubscribeTool(web),
   markAsRead,
   flagEmail,

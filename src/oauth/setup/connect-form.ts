@@ -20,6 +20,10 @@ export interface ConnectFields {
   access?: string;
   /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
   send?: string;
+  /** Addresses the mailbox also sends as, one a line (./identity-fields.ts). */
+  send_as?: string;
+  /** The mailbox's signature, Markdown allowed (./identity-fields.ts). */
+  signature?: string;
   /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/provider-sign-in/start.ts). */
   upstream?: string;
 }

@@ -8,11 +8,13 @@ import { MailError } from "../../mail/errors.ts";
 import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
+import type { MailboxIdentities } from "../../store/mailbox-identities.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
+import { parseIdentityFields } from "./identity-fields.ts";
 import type { SendPolicy } from "../../send-policy.ts";
 import type { SentMark } from "../../sent-mark.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
@@ -46,6 +48,8 @@ export interface ConnectDeps {
   resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
+  /** The mailbox's send-as identities and signature, stored when the login succeeds (src/store/mailbox-identities.ts). */
+  identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
 
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
@@ -157,6 +161,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return form(pending, 400, identities.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
@@ -164,7 +170,10 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
   const login = await limitedLogin(deps, account, pending, clientIp);
-  return login.kind === "verified" ? issueGrant(deps, pending, account, access.access, send.policy, login) : login;
+  if (login.kind !== "verified") return login;
+  // Per mailbox, not per grant: every connection of this login sends as these (docs/design.md §3).
+  if (identities.settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), identities.settings);
+  return issueGrant(deps, pending, account, access.access, send.policy, login);
 }
 
 /**

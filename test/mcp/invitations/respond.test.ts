@@ -127,6 +127,23 @@ describe("respond_to_invitation", () => {
     expect(await answered(subject)).toBe(true);
   });
 
+  test("an invitation to one of the mailbox's send-as identities is answered from that identity, under its name", async () => {
+    const login = `alice-invite-${tag()}`;
+    const work = `alice-${tag()}@work.example`;
+    const { token } = await issueTestGrant(fx.srv.deps, fx.account(), "email:read email:write", { login });
+    await fx.srv.deps.store.identities.set(fx.srv.deps.store.identities.keyOf(login), { sendAs: [{ name: "Alice at Work", address: work }], signature: null });
+    const c = await connectClient(fx.srv.mcpUrl, token);
+    fx.open.push(c);
+    const eventUid = `ev-${tag()}`;
+    const { uid } = await delivered((env) => outlookMail(env, outlookIcs(work, eventUid, `org-${tag()}@example.com`)));
+    const res = await call(c, "respond_to_invitation", { folder: "INBOX", uid, response: "accepted" });
+    expect(res.structuredContent).toMatchObject({ status: "sent" });
+    const reply = await replyFor(eventUid);
+    expect(reply.envelope.from).toBe(work);
+    expect(reply.parsed.from?.value[0]).toMatchObject({ name: "Alice at Work", address: work });
+    expect(String(reply.vevent.getFirstPropertyValue("attendee")).toLowerCase()).toBe(`mailto:${work}`);
+  });
+
   const refusals = [
     ["a cancellation", (to: string) => googleIcs(to, `ev-${tag()}`).replace("METHOD:REQUEST", "METHOD:CANCEL"), "cancels the event"],
     ["no organizer", (to: string) => googleIcs(to, `ev-${tag()}`).replace(/^ORGANIZER.*\r\n/m, ""), "names no organizer"],

@@ -9,6 +9,7 @@ import { replyCalendar, type Response } from "../../../mail/calendar/reply.ts";
 import type { Invitation } from "../../../mail/calendar/invitation.ts";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
 import { composeMessage } from "../../../mail/compose/message.ts";
+import { findIdentity } from "../../../mail/identities/identity.ts";
 import { ownAddresses } from "../../../mail/own-addresses.ts";
 import { SENDING_TOOL_META } from "../../confirm/review-card.ts";
 import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
@@ -16,6 +17,7 @@ import { defineTool } from "../define.ts";
 import { ToolInputError } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
 import { sendAboutActivity, sendResultShape } from "../schemas/send-result.ts";
+import { senderFor, type IdentityLookup } from "./sender.ts";
 
 const WORDS: Record<Response, string> = { accepted: "Accepted", tentative: "Tentative", declined: "Declined" };
 
@@ -29,7 +31,7 @@ function invitedAddress(inv: Invitation, own: string[]): string {
   return mine.address;
 }
 
-export const respondToInvitation = defineTool({
+export const respondToInvitation = (identities: IdentityLookup) => defineTool({
   name: "respond_to_invitation",
   kind: "write",
   config: {
@@ -59,13 +61,15 @@ export const respondToInvitation = defineTool({
     const account = await ctx.account();
     const found = await ctx.withImap((c) => readInvitationMessage(c, args.folder, args.uid));
     if (!found) throw new ToolInputError(`Message uid ${args.uid} in ${args.folder} carries no calendar invitation.`);
-    const from = invitedAddress(found.invitation, ownAddresses(account));
+    // The invited address may be any of the mailbox's identities; the answer goes out from it.
+    const sender = await senderFor(identities, ctx, account);
+    const from = invitedAddress(found.invitation, ownAddresses(account, sender.identities));
     const organizer = found.invitation.organizer!;
     const compose = async (): Promise<OutgoingMail> => {
       const subject = `${WORDS[args.response]}: ${found.subject}`.trim();
       const text = `${WORDS[args.response]}${args.comment ? `\n\n${args.comment}` : ""}\n`;
       const c = await composeMessage({
-        from, recipients: { to: [{ name: organizer.name, address: organizer.address! }], cc: [], bcc: [] }, subject, text,
+        from: findIdentity(sender.identities, from) ?? from, recipients: { to: [{ name: organizer.name, address: organizer.address! }], cc: [], bcc: [] }, subject, text,
         calendar: { method: "REPLY", content: replyCalendar(found.calendar, from, args.response, args.comment ?? null, new Date()) },
       });
       return {
