@@ -138,9 +138,10 @@ describe("unsubscribe: the mailto: way and none", () => {
     expect(got[0]!.raw.toString("latin1")).toContain(`Subject: ${word}`);
     // The row names the list message and the list's address, never the subject the link asked for.
     const rows = await fx.srv.deps.activity.list({ grant: grantId });
+    const alice = fx.h.dovecot.users.alice.email;
     expect(rows.map((r) => r.details)).toEqual([
-      { folder: "INBOX", uids: [uid], decision: "dry_run", message_id: null, recipients: [list] },
-      { folder: "INBOX", uids: [uid], decision: "sent_directly", message_id: expect.stringMatching(/^<.+>$/), recipients: [list] },
+      { folder: "INBOX", uids: [uid], decision: "dry_run", message_id: null, recipients: [list], from: alice },
+      { folder: "INBOX", uids: [uid], decision: "sent_directly", message_id: expect.stringMatching(/^<.+>$/), recipients: [list], from: alice },
     ]);
     expect(JSON.stringify(rows)).not.toContain(word);
 
