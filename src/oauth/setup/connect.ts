@@ -22,6 +22,9 @@ import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
+import type { NotifyGrant } from "../../mail/write/grant-notice.ts";
+import { redirectHost } from "../protocol/redirects.ts";
+import { SEND_POLICY_LABELS } from "../../send-policy.ts";
 
 export const CODE_LENGTH = 48; // docs/contract.md §2.2
 export const CODE_TTL_MS = 5 * 60_000;
@@ -48,9 +51,14 @@ export interface ConnectDeps {
   resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
+  /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent with MAILBOX_MCP_NOTIFY_GRANTS=false. */
+  notify?: NotifyGrant;
   /** The mailbox's send-as identities and signature, stored when the login succeeds (src/store/mailbox-identities.ts). */
   identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
+
+/** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
+export type LoginDeps = Pick<ConnectDeps, "config" | "limits" | "inflight" | "verify" | "log" | "resolve">;
 
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
 export const MAX_INFLIGHT_LOGINS = 16;
@@ -109,7 +117,7 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
+async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   try {
     const proof = await deps.verify(account);
     await slots.failure.release();
@@ -127,7 +135,7 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
+async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -142,7 +150,7 @@ async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Adm
  * login names are case-insensitive, so "Alice@Example.com" and "alice@example.com" are one login.
  * Grants are replaced per login *and client* (the configured one, or a registered one).
  */
-function loginOf(account: MailAccount): string {
+export function loginOf(account: MailAccount): string {
   return `${account.username.toLowerCase()}\0${account.imap.host.toLowerCase()}:${account.imap.port}`;
 }
 
@@ -182,7 +190,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
  * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
+export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
@@ -198,12 +206,25 @@ export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pend
 }
 
 /**
+ * The notice in the mailbox's own INBOX (docs/owner.md §6). Not awaited: the person's browser goes
+ * back to the app without waiting for a second IMAP login, and a failure only loses the notice.
+ */
+function tellTheOwner(deps: Pick<ConnectDeps, "config" | "log" | "notify">, account: MailAccount, pending: PendingRequest, access: Access, sendPolicy: SendPolicy): void {
+  if (!deps.notify) return;
+  const info = {
+    appHost: redirectHost(pending.redirectUri), access: access === "read" ? "read only" : "read and write",
+    sendPolicy: access === "read" ? "cannot send" : SEND_POLICY_LABELS[sendPolicy], accountUrl: `${deps.config.baseUrl}/account`,
+  };
+  deps.notify(account, info).catch((err: unknown) => deps.log.warn("grant notice not saved", { error: err instanceof Error ? err.message : "unknown" }));
+}
+
+/**
  * The login is verified: seal the account into a new grant, issue its code, and send the browser
  * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
  * `sendPolicy`: the form's send choice (./send-choice.ts). `login`: what the login saw (where \Sent
  * stood). `signIn`: the provider's name for a grant that signed in there (what `mailbox-mcp grants` names).
  */
-export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
+export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "notify">, pending: PendingRequest,
   account: MailAccount, access: Access, sendPolicy: SendPolicy, login: Verified, signIn?: string): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
@@ -215,5 +236,6 @@ export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
+  tellTheOwner(deps, account, pending, access, sendPolicy);
   return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }
