@@ -64,6 +64,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
     signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (grantId) => store.identities.forGrant(grantId),
     contacts: runtime.contacts, clock,
+    web: { allowPrivateHosts: config.allowPrivateHosts, version: config.version },
   });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,

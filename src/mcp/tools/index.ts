@@ -76,6 +76,8 @@ import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
+import { respondToInvitation } from "./write/respond-to-invitation.ts";
+import { unsubscribeTool, type WebPolicy } from "./write/unsubscribe.ts";
 import { toolRegistry } from "./registry.ts";
 import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 import { systemClock, type Clock } from "../../clock.ts";
@@ -100,10 +102,12 @@ export interface ToolFactoryDeps {
   /** find_contacts' per-token memory (the MCP runtime's: src/mcp/runtime.ts), and the clock it ranks by; default a cache of its own. */
   contacts?: ContactsCache;
   clock?: Clock;
+  /** What unsubscribe's one-click request may reach. */
+  web: WebPolicy;
 }
 
 export const mcpTools = ({
-  signIns, cursorKey, identities = NO_IDENTITIES, clock = systemClock, contacts = new ContactsCache(clock),
+  signIns, cursorKey, identities = NO_IDENTITIES, clock = systemClock, contacts = new ContactsCache(clock), web,
 }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listMailboxes,
@@ -118,6 +122,8 @@ export const mcpTools = ({
   sendEmail(identities),
   updateDraft(identities),
   sendDraft,
+  respondToInvitation(identities),
+  unsubscribeTool(web),
   markAsRead,
   flagEmail,
   labelEmail,
@@ -131,7 +137,7 @@ export const mcpTools = ({
 ]);
 
 /** The tools as every server has them (names, kinds, schemas), for what does not call them; list_providers lists no sign-in here. */
-export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32) });
+export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32), web: { allowPrivateHosts: false, version: "" } });
 
 /** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
 export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");
