@@ -159,7 +159,7 @@ export async function fetchOwn(
   // numbers, is a change that runs the call again whatever else came. One naming an answer of this
   // FETCH is given to it; one naming another message is counted (./flag-updates.ts).
   for (const msg of await fetchList(client, range, query, byUid)) {
-    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) && (!query.headers || msg.headers) &&
+    const complete = typeof msg.uid === "number" && (!query.envelope || msg.envelope) && (!query.source || msg.source) &&
       (!requireStructure || msg.bodyStructure);
     if (complete && (!wanted || wanted.has(msg.uid)) && !own.has(msg.uid)) {
       own.set(msg.uid, msg);
