@@ -4,6 +4,7 @@
 // grant behind the token (the mailbox it is for).
 import type { MailAccount } from "../../../mail/account.ts";
 import { senderOf, type IdentitySettings, type Sender } from "../../../mail/identities/identity.ts";
+import { ownAddresses } from "../../../mail/own-addresses.ts";
 import type { ToolContext } from "../context.ts";
 
 /** The identity settings of the mailbox a grant is for (src/store/mailbox-identities.ts forGrant), or null. */
@@ -14,4 +15,9 @@ export const NO_IDENTITIES: IdentityLookup = async () => null;
 /** The call's sender: the login address first, then the identities the person listed. */
 export async function senderFor(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId">, account: MailAccount): Promise<Sender> {
   return senderOf(account.email, await lookup(ctx.grantId));
+}
+
+/** Every address of the call's mailbox, lower case: the login's and the identities' (an invitation's attendee is looked for among them). */
+export async function mailboxAddresses(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId">, account: MailAccount): Promise<string[]> {
+  return ownAddresses(account, (await senderFor(lookup, ctx, account)).identities);
 }
