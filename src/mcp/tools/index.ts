@@ -123,7 +123,7 @@ export const mcpTools = ({
   updateDraft(identities),
   sendDraft,
   respondToInvitation(identities),
-  unsubscribeTool(web),
+  unsubscribeTool(web, identities),
   markAsRead,
   flagEmail,
   labelEmail,
