@@ -3,7 +3,7 @@
 // is 401), change the other's sending (its next send is held for the person, not sent), sign out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
+import { fillAlice, launchChromium } from "../support/browser.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
@@ -40,17 +40,8 @@ const mcpStatus = async (token: string) => (await fetch(srv.mcpUrl, {
 })).status;
 
 async function signIn(page: Page) {
-  const alice = h.dovecot.users.alice;
   await page.goto(`${srv.baseUrl}/account`);
-  await page.selectOption("#provider", "custom");
-  await page.fill("#email", alice.email);
-  await page.fill("#password", alice.pass);
-  await page.fill("#imap_host", h.dovecot.host);
-  await page.fill("#imap_port", String(h.dovecot.port));
-  await page.selectOption("#imap_security", "none");
-  await page.fill("#smtp_host", h.smtp.host);
-  await page.fill("#smtp_port", String(h.smtp.port));
-  await page.selectOption("#smtp_security", "none");
+  await fillAlice(page, h);
   await page.keyboard.press("Enter"); // the keyboard submits the form
   await page.waitForURL(`${srv.baseUrl}/account`);
 }
