@@ -54,6 +54,8 @@ export interface GrantInfo {
   label?: GrantLabel;
   /** What the grant may send and when the person is asked (docs/design.md §3); default DEFAULT_SEND_POLICY. */
   sendPolicy?: SendPolicy;
+  /** The provider preset the mailbox was connected with (list_accounts names it). */
+  provider?: string;
 }
 
 export interface GrantLabel {

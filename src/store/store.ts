@@ -8,6 +8,7 @@ import { ClientStore } from "./clients.ts";
 import { GrantAdmin } from "./grant-admin.ts";
 import { GrantRenewals } from "./grant-renewal.ts";
 import { GrantStore } from "./grants.ts";
+import { GrantMailboxes } from "./grant-mailboxes.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
 import { SessionRows } from "./mcp-sessions.ts";
@@ -24,6 +25,8 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 export interface Store {
   db: Db;
   grants: GrantStore;
+  /** The mailboxes of each connection (grant-mailboxes.ts). */
+  mailboxes: GrantMailboxes;
   pending: PendingStore;
   limits: LimitStore;
   /** RFC 7591 registrations (docs/oauth.md §9). */
@@ -121,6 +124,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   return {
     db,
     grants,
+    mailboxes: new GrantMailboxes(db, masterKey, clock),
     pending,
     limits,
     clients,

@@ -135,6 +135,7 @@ export async function countRows(db: Db, table: keyof typeof COUNTS): Promise<num
 const DUMPS = {
   pending_requests: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM pending_requests`,
   grants: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grants`,
+  grant_mailboxes: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grant_mailboxes`,
   codes: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM codes`,
   tokens: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM tokens`,
   limit_events: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM limit_events`,

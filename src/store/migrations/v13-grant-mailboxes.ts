@@ -1,0 +1,60 @@
+// Schema version 13 (../migrations.ts): several mailboxes in one connection (docs/design.md §3
+// "Several mailboxes in one connection"). A grant holds 1 to 10 mailboxes, one row each:
+//   - position: 0, 1, … in the order they were connected; never renumbered (a removed mailbox leaves
+//     a gap), so "grant + position" names one mailbox for the send ledger, caps and recipients;
+//   - mailbox_key: the keyed hash of the address (crypto.ts mailboxKey), what `revoke <address>` finds;
+//   - sealed_label: address and host, sealed under the master key like grants.sealed_label;
+//   - access, send_policy, sign_in_lost_at: what were the grant's, now the mailbox's;
+//   - sealed_credentials: sealed under the grant's ONE data key (wrapped only by code or token), with
+//     the AAD kept in `aad`: existing grants keep `grant:<id>` (so their tokens keep working); new
+//     mailboxes are sealed with `grant:<id>:mailbox:<position>`, so one row's blob cannot stand in
+//     for another's. Deleting a row destroys that mailbox's credentials; deleting the grant, all.
+// Every existing grant becomes a one-mailbox connection; the grant's own copy of the blob is
+// emptied (x'') so the database holds each password once.
+import type { Migration } from "./migration.ts";
+
+const copy = `
+  INSERT INTO grant_mailboxes (grant_id, position, mailbox_key, sealed_label, provider, access, send_policy, sign_in_lost_at, sealed_credentials, aad)
+  SELECT id, 0, mailbox_key, sealed_label, NULL,
+         CASE WHEN scope LIKE '%email:write%' THEN 'read_write' ELSE 'read' END,
+         send_policy, sign_in_lost_at, sealed_credentials, 'grant:' || id
+    FROM grants;`;
+
+export const V13_GRANT_MAILBOXES: Migration = {
+  sqlite: `
+  CREATE TABLE grant_mailboxes (
+    grant_id           TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+    position           INTEGER NOT NULL,
+    mailbox_key        TEXT,
+    sealed_label       BLOB,
+    provider           TEXT,
+    access             TEXT NOT NULL,
+    send_policy        TEXT NOT NULL,
+    sign_in_lost_at    INTEGER,
+    sealed_credentials BLOB NOT NULL,
+    aad                TEXT NOT NULL,
+    PRIMARY KEY (grant_id, position)
+  ) STRICT;
+  CREATE INDEX grant_mailboxes_key ON grant_mailboxes(mailbox_key);
+  ${copy}
+  UPDATE grants SET sealed_credentials = x'';
+  `,
+  postgres: `
+  CREATE TABLE grant_mailboxes (
+    grant_id           TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+    position           INTEGER NOT NULL,
+    mailbox_key        TEXT,
+    sealed_label       BYTEA,
+    provider           TEXT,
+    access             TEXT NOT NULL,
+    send_policy        TEXT NOT NULL,
+    sign_in_lost_at    BIGINT,
+    sealed_credentials BYTEA NOT NULL,
+    aad                TEXT NOT NULL,
+    PRIMARY KEY (grant_id, position)
+  );
+  CREATE INDEX grant_mailboxes_key ON grant_mailboxes(mailbox_key);
+  ${copy}
+  UPDATE grants SET sealed_credentials = ''::bytea;
+  `,
+};
