@@ -50,7 +50,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   const renewal = new SignInRenewal(store.renewals, providers, clock, log);
   const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
   const imap = { ...(config.imapMaxConnections === null ? {} : { maxConnections: config.imapMaxConnections }), ...overrides.pool };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, {
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.mailboxes), clock, log, {
     limits: overrides.limits, mail: { credentials, imap }, answers: store.sessionAnswers,
   });
   // Every revocation this process hears of (its own routes, the revocation poller) ends what the token holds here.
@@ -61,7 +61,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({ signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey) });
   const mcp = lazyEndpoint({
-    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
+    runtime, activity: store.activity, mailboxes: store.mailboxes, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });
   const deps = {
     config, store, clients, clock, log, events, providers, runtime, mcp,

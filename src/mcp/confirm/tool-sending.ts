@@ -49,6 +49,8 @@ export interface SendingApi {
 export interface CallInfo {
   tokenId: string;
   grantId: string;
+  /** The mailbox (position in the connection) the message goes out from. */
+  mailbox: number;
   server: ServerContext;
   capabilities: ClientCapabilities | undefined;
   outgoing: () => Promise<OutgoingDeps>;
@@ -60,7 +62,7 @@ export function sendingApi(s: Sending, call: CallInfo): SendingApi {
   // Verified by the server's requestState hook (the state codec) before the tool runs.
   const state = call.server.mcpReq.requestState<ConfirmState>();
   const deps = () => gateDeps(s.service, {
-    tokenId: call.tokenId, grantId: call.grantId, outgoing: call.outgoing, log: call.log, signal: call.signal,
+    tokenId: call.tokenId, grantId: call.grantId, mailbox: call.mailbox, outgoing: call.outgoing, log: call.log, signal: call.signal,
     confirm: {
       channel: channelFor(call.capabilities),
       answered: state ? { state, answer: decisionOf(call.server.mcpReq.inputResponses) } : undefined,

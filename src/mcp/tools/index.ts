@@ -76,6 +76,9 @@ import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
 import { toolRegistry } from "./registry.ts";
+import { listAccounts } from "./read/list-accounts.ts";
+import { withAccount } from "../accounts/with-account.ts";
+import { acrossEmails, acrossMailboxes } from "../accounts/across.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -93,28 +96,16 @@ export interface ToolFactoryDeps {
   cursorKey: Uint8Array;
 }
 
+// Every mailbox tool takes `account` (../accounts/with-account.ts); the three listing reads span
+// every mailbox of a connection without it (../accounts/across.ts).
 export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
-  listMailboxes,
-  getRecentEmails,
-  searchEmailsTool(cursorKey),
-  getEmail,
-  getThread,
-  getAttachment,
-  getChangesTool(cursorKey),
-  draftEmail,
-  sendEmail,
-  updateDraft,
-  sendDraft,
-  markAsRead,
-  flagEmail,
-  labelEmail,
-  moveEmail,
-  trashEmail,
-  archiveEmail,
-  createFolder,
-  renameFolder,
-  deleteFolder,
+  listAccounts,
+  withAccount(listMailboxes, acrossMailboxes),
+  withAccount(getRecentEmails, acrossEmails(cursorKey)),
+  withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
+  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), draftEmail, sendEmail, updateDraft, sendDraft, markAsRead,
+    flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder].map((t) => withAccount<AnyTool>(t)),
   confirmSend,
 ]);
 

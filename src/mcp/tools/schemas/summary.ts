@@ -24,6 +24,7 @@ export const summarySchema = z.object({
   has_attachments: z.boolean(),
   size: z.number().int().describe("Size of the whole message in bytes."),
   labels: z.array(z.string()).describe("Gmail labels, or elsewhere the message's IMAP keywords (label_email sets them); [] when none."),
+  account: z.string().optional().describe("The mailbox the message is in; present when a read spans several mailboxes."),
 });
 
 export const nextBeforeUid = z.number().int().nullable()
