@@ -61,7 +61,7 @@ export class GrantMailboxes {
        WHERE grant_id = ${grantId} ORDER BY position`;
     return Promise.all(rows.map(async (r) => ({
       position: Number(r.position),
-      address: (await this.label(grantId, r))?.email.toLowerCase() ?? null,
+      address: (await this.label(grantId, r))?.email.toLowerCase() || null,
       provider: r.provider as string | null,
       access: r.access === "read" ? "read" : "read_write",
       sendPolicy: isSendPolicy(r.send_policy as string) ? r.send_policy as SendPolicy : LEGACY_SEND_POLICY,

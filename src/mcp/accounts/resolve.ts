@@ -16,7 +16,8 @@ export function resolveAccount(rows: readonly MailboxRow[], account: string | un
   const several = rows.length > 1;
   if (account !== undefined) {
     const wanted = account.trim().toLowerCase();
-    const row = rows.find((r) => r.address === wanted);
+    // A lone mailbox whose address was never recorded (a grant older than labels) is whatever it is called.
+    const row = rows.find((r) => r.address === wanted) ?? (!several && rows[0]!.address === null ? rows[0] : undefined);
     if (!row) throw new ToolInputError(`account: "${account}" is not a mailbox of this connection; choose one of: ${choices(rows)}`);
     return { kind: "one", ref: refOf(row, several), row };
   }
