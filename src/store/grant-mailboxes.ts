@@ -111,7 +111,7 @@ export class GrantMailboxes {
    * login with its host, which an address alone does not name). Returns the grants touched and the
    * tokens revoked, for the revocation fan-out.
    */
-  async removeAddress(address: string): Promise<{ grants: string[]; revokedTokens: string[] }> {
+  async removeAddress(address: string): Promise<{ grants: string[]; revokedGrants: string[]; revokedTokens: string[] }> {
     const wanted = address.trim().toLowerCase();
     const rows = await this.db.q<Record<string, unknown>>`SELECT grant_id, position, sealed_label, aad FROM grant_mailboxes`;
     const hits: { grantId: string; position: number }[] = [];
@@ -122,12 +122,15 @@ export class GrantMailboxes {
     const now = this.clock();
     return this.db.tx(async (tx) => {
       const revokedTokens: string[] = [];
+      const revokedGrants: string[] = [];
       for (const { grantId, position } of hits) {
         await tx`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND position = ${position}`;
         const [left] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM grant_mailboxes WHERE grant_id = ${grantId}`;
-        if (Number(left?.n ?? 0) === 0) revokedTokens.push(...(await deleteGrant(tx, this.db.dialect, grantId, now)));
+        if (Number(left?.n ?? 0) > 0) continue;
+        revokedGrants.push(grantId);
+        revokedTokens.push(...(await deleteGrant(tx, this.db.dialect, grantId, now)));
       }
-      return { grants: [...new Set(hits.map((h) => h.grantId))], revokedTokens };
+      return { grants: [...new Set(hits.map((h) => h.grantId))], revokedGrants, revokedTokens };
     });
   }
 }

@@ -52,7 +52,7 @@ for (const backend of BACKENDS) {
       await db.q`UPDATE grant_mailboxes SET sealed_credentials = (SELECT sealed_credentials FROM grant_mailboxes WHERE position = 0) WHERE position = 1`;
       await expect(stores.mailboxes.open(token, 1)).rejects.toThrow();
       const removed = await stores.mailboxes.removeAddress("TWO@example.test");
-      expect(removed).toEqual({ grants: [grantId], revokedTokens: [] });
+      expect(removed).toEqual({ grants: [grantId], revokedGrants: [], revokedTokens: [] });
       expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["one@example.test", "three@example.test"]);
       await stores.mailboxes.removeAddress("one@example.test");
       const last = await stores.mailboxes.removeAddress("three@example.test");
