@@ -11,6 +11,8 @@ import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
+import { AnotherChoice, ConnectedSoFar } from "./connected-mailboxes.tsx";
+import { MAX_MAILBOXES } from "../oauth/setup/several.ts";
 import { SignInButtons, SignInOptions, type SignInChoice } from "./sign-in-choice.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
@@ -38,6 +40,8 @@ export interface SetupFormProps {
   error?: string;
   /** OAuth mail providers configured on this server: signed in at the provider, not with a password. */
   signIn?: SignInChoice[];
+  /** Addresses of the mailboxes this request has verified so far ("add another mailbox"). */
+  connected?: string[];
 }
 
 /** Full HTML escaping for attribute values (& < > " '); kitajs then leaves them alone. */
@@ -143,7 +147,7 @@ function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [], connected = [] }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -167,6 +171,7 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: 
       </div>
       <CustomServer v={v} />
       <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
+      <AnotherChoice max={MAX_MAILBOXES} count={connected.length} />
       <button id="connect" type="submit">Connect mailbox</button>
       <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
@@ -226,6 +231,7 @@ export function SetupForm(props: SetupFormProps): string {
         <h1>Connect your mailbox</h1>
         <Who client={props.client} redirectHost={redirectHost} asks={asks} />
         {error ? <p class="error" role="alert" safe>{error}</p> : ""}
+        <ConnectedSoFar connected={props.connected ?? []} requestId={props.requestId} csrfToken={props.csrfToken} redirectHost={redirectHost} />
         <Fields {...props} />
         <p class="hint">After connecting you will be sent back to <span safe>{redirectHost}</span>.</p>
       </div>

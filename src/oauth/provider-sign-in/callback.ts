@@ -16,7 +16,8 @@ import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts"
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
-import { form, issueGrant, limitedLogin, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { form, limitedLogin, loginOf, verified, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { newMailbox } from "../setup/several.ts";
 import { callbackUrl } from "./start.ts";
 
 export interface SignInCallbackDeps extends ConnectDeps {
@@ -84,7 +85,7 @@ async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending
   if (failed?.kind === "form" && failed.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
-  return failed ?? issueGrant(deps, pending, account, access.access, send.policy, p.name);
+  return failed ?? verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, p.name));
 }
 
 export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {

@@ -20,6 +20,10 @@ export interface ConnectFields {
   access?: string;
   /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
   send?: string;
+  /** "1": keep this mailbox and show the form again to add another (./several.ts). */
+  another?: string;
+  /** "1": the "finish" form: issue the connection with the mailboxes verified so far. */
+  finish?: string;
   /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/provider-sign-in/start.ts). */
   upstream?: string;
 }

@@ -9,6 +9,9 @@
 //     the AAD kept in `aad`: existing grants keep `grant:<id>` (so their tokens keep working); new
 //     mailboxes are sealed with `grant:<id>:mailbox:<position>`, so one row's blob cannot stand in
 //     for another's. Deleting a row destroys that mailbox's credentials; deleting the grant, all.
+//   - pending_requests.sealed_mailboxes: the mailboxes a setup page has verified so far ("add another
+//     mailbox"), their credentials included, until the code is issued; sealed under a key derived
+//     from the master key AND the request id, which the store keeps only as a hash (../pending-mailboxes.ts).
 // Every existing grant becomes a one-mailbox connection; the grant's own copy of the blob is
 // emptied (x'') so the database holds each password once.
 import type { Migration } from "./migration.ts";
@@ -38,6 +41,7 @@ export const V13_GRANT_MAILBOXES: Migration = {
   CREATE INDEX grant_mailboxes_key ON grant_mailboxes(mailbox_key);
   ${copy}
   UPDATE grants SET sealed_credentials = x'';
+  ALTER TABLE pending_requests ADD COLUMN sealed_mailboxes BLOB;
   `,
   postgres: `
   CREATE TABLE grant_mailboxes (
@@ -56,5 +60,6 @@ export const V13_GRANT_MAILBOXES: Migration = {
   CREATE INDEX grant_mailboxes_key ON grant_mailboxes(mailbox_key);
   ${copy}
   UPDATE grants SET sealed_credentials = ''::bytea;
+  ALTER TABLE pending_requests ADD COLUMN sealed_mailboxes BYTEA;
   `,
 };
