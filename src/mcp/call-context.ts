@@ -51,6 +51,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
       // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
       capabilities: call.server.server.getClientCapabilities(),
       outgoing: () => outgoingDeps(ctx),
+      outgoingAt: (position) => outgoingDeps(toolContext(deps, auth, { tokenId, grantId }, signal, undefined, { ...mailbox, position, account: null })),
     })
     : NO_SENDING;
   return { ...ctx, sending };
