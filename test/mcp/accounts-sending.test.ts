@@ -4,6 +4,7 @@
 // an account.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as HostClient, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { issueTestConnection, testAccount } from "../support/token.ts";
@@ -72,5 +73,28 @@ describe("the message resource and completions", () => {
     expect((read.contents[0] as { text: string }).text).toContain(emails[0].subject);
     const done = await client.complete({ ref: { type: "ref/resource", uri: "mailbox://message/{account}/{folder}/{uid}" }, argument: { name: "account", value: "b" } });
     expect(done.completion.values).toEqual(["bob@example.test"]);
+  });
+});
+
+describe("the review card's answer", () => {
+  test("confirm_send sends a message held in the second mailbox from that mailbox", async () => {
+    const imap = { host: "localhost", port: h.dovecot.port };
+    const { token } = await issueTestConnection(srv.deps, [
+      { account: testAccount(h.dovecot.users.alice, imap, h.smtp.port) },
+      { account: testAccount(h.dovecot.users.bob, imap, h.smtp.port), sendPolicy: "new_recipients" }]);
+    const UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
+    const host = new HostClient({ name: "host", version: "0" }, { capabilities: UI });
+    await host.connect(new StreamableHTTPClientTransport(new URL(srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    try {
+      const subject = `review from bob ${tag()}`;
+      const held = (await host.callTool({ name: "send_email", arguments: { account: "bob@example.test", to: `s-${tag()}@example.net`, subject, text: "x" } })) as CallToolResult;
+      expect(held.structuredContent).toMatchObject({ status: "held_as_draft", account: "bob@example.test" });
+      const review = (held._meta as Record<string, { token: string }>)["mailbox-mcp/review"]!.token;
+      const sent = (await host.callTool({ name: "confirm_send", arguments: { review, decision: "send" } })) as CallToolResult;
+      expect(sent.structuredContent).toMatchObject({ status: "sent" });
+      expect(h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).map((m) => m.user)).toEqual(["bob@example.test"]);
+    } finally {
+      await host.close();
+    }
   });
 });
