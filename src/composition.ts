@@ -59,7 +59,9 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   // the tools are the endpoint's module graph. list_providers alone gets the provider sign-ins.
   const sending = async (): Promise<Sending> =>
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
-  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({ signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey) });
+  const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
+    signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (scope) => store.identities.forGrant(scope),
+  });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, mailboxes: store.mailboxes, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });

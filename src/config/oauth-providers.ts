@@ -38,6 +38,12 @@ export interface FileProviderSettings extends OAuthClientSettings {
   /** Further authorization request parameters (e.g. Keycloak's `prompt`); never the ones we set. */
   authorizeParams: Record<string, string>;
   savesSent: boolean;
+  /**
+   * The authorization server's issuer identifier, for a provider that sends `iss` with its
+   * authorization responses (RFC 9207, `authorization_response_iss_parameter_supported`): then the
+   * callback must carry exactly it. Null: the provider sends none.
+   */
+  issuer: string | null;
 }
 
 export interface OAuthSettings {
@@ -149,6 +155,7 @@ function fileProvider(blame: Blame, entry: string, raw: Record<string, unknown>,
     sasl: f.oneOf<SaslMechanism>("sasl", ["xoauth2", "oauthbearer"], "xoauth2"),
     authorizeParams: extraParams(raw.authorize_params, f.fail),
     savesSent: raw.saves_sent === true,
+    issuer: raw.issuer === undefined ? null : f.url("issuer"),
   };
 }
 

@@ -31,6 +31,8 @@ export interface Delivered {
   accepted: string[];
   rejected: string[];
   saved_to: string | null;
+  /** The envelope sender (MAIL FROM): the From identity's address. */
+  from: string;
   /** Things that went wrong after the message was sent: never an error, or a caller would resend. */
   warnings: string[];
 }
@@ -38,7 +40,7 @@ export interface Delivered {
 /** `submit`: the SMTP pool's send for this call's token and mailbox (./sending.ts binds it). */
 export async function deliver(submit: (m: OutgoingMessage) => Promise<Submitted>, deps: OutgoingDeps, msg: Deliverable, after: Afterwards = {}): Promise<Delivered> {
   const sent = await submit({ messageId: msg.messageId, raw: msg.wire, envelope: msg.envelope });
-  const out: Delivered = { message_id: msg.messageId, accepted: sent.accepted, rejected: sent.rejected, saved_to: null, warnings: [] };
+  const out: Delivered = { message_id: msg.messageId, accepted: sent.accepted, rejected: sent.rejected, saved_to: null, from: msg.envelope.from, warnings: [] };
   const attempt = async (what: string, fn: (c: ImapFlow) => Promise<unknown>) => {
     try {
       await deps.withImap(fn, ONCE);

@@ -80,6 +80,8 @@ export interface SendResult {
   draft: DraftRef | null;
   reason: string | null;
   preview: SendPreview | null;
+  /** The From address it was sent from (or would be: a dry run), or null. */
+  from: string | null;
 }
 
 /** What the review card shows of a held message (for the app beside the result, not the model). */

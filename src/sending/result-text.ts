@@ -13,6 +13,7 @@ function shape(r: Pick<SendResult, "status" | "decision" | "message_id"> & Parti
   return {
     status: r.status, decision: r.decision, message_id: r.message_id, accepted: r.accepted ?? [], rejected: r.rejected ?? [],
     saved_to: r.saved_to ?? null, draft: r.draft ?? null, reason: r.reason ?? null, preview: r.preview ?? null,
+    from: r.from ?? r.preview?.from ?? null,
   };
 }
 
@@ -24,7 +25,7 @@ const MB = (n: number) => (n >= 1048576 ? `${(n / 1048576).toFixed(1)} MB` : n >
  * (a reply-all), they are in its fence: here only counted (`fenced`).
  */
 export function sentResult(d: Delivered, decision: "sent_directly" | "confirmed", describe: string, fenced: boolean, sentDraft?: DraftRef): { result: SendResult; text: string } {
-  const result = shape({ status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to });
+  const result = shape({ status: "sent", decision, message_id: d.message_id, accepted: d.accepted, rejected: d.rejected, saved_to: d.saved_to, from: d.from });
   const head = `${decision === "confirmed" ? "Sent after the person confirmed it" : "Sent"}. Message-ID: ${d.message_id}.`;
   // A sent draft leaves its folder; a failure to remove it is among the warnings already.
   const removed = sentDraft && !d.warnings.some((w) => w.includes("removing the draft")) ? `The draft was removed from ${sentDraft.folder}.` : "";
@@ -105,7 +106,7 @@ export function repeatResult(first: SendResult, at: number): { result: SendResul
   const when = new Date(at).toISOString().slice(11, 19);
   const note = `This same message was already handled at ${when} UTC (a repeated request): it was not sent again. The first outcome follows.`;
   const told = first.status === "sent" ? `It was sent to ${first.accepted.join(", ")} (Message-ID ${first.message_id}).` : first.reason ?? "";
-  return { result: { ...first, decision: "repeat", reason: `${note} ${told}`.trim() }, text: `${note}\n${told}` };
+  return { result: { ...first, from: first.from ?? null, decision: "repeat", reason: `${note} ${told}`.trim() }, text: `${note}\n${told}` };
 }
 
 export const fmtWait = (ms: number) => {

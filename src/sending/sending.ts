@@ -14,7 +14,7 @@ import { SendCaps } from "./caps.ts";
 import type { CallConfirmation, GateDeps } from "./gate-deps.ts";
 
 export interface SendingService {
-  store: Pick<Store, "grants" | "mailboxes" | "sendLedger" | "sendRecipients" | "sendConfirmations" | "sendClaims">;
+  store: Pick<Store, "grants" | "mailboxes" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
   caps: SendCaps;
   clock: Clock;
   smtp: Pick<SmtpPool, "send">;

@@ -37,6 +37,8 @@ export interface ActivityDetails {
   labels?: { add: string[]; remove: string[] };
   /** rename_folder: the folder's new path (`folder` is the old one); create_folder / delete_folder name theirs in `folder`. */
   new_path?: string;
+  /** Sending tools: the identity (address) the message went out from, or would have for a dry run. */
+  from?: string;
   /** send_email: recipients the SMTP server refused. */
   rejected?: string[];
   /** move_email: new uids in the destination. */

@@ -1,4 +1,4 @@
-// The mailboxes of a connection (migration 13, docs/design.md §3 "Several mailboxes in one
+// The mailboxes of a connection (migration 15, docs/design.md §3 "Several mailboxes in one
 // connection"): one row per mailbox, its credentials sealed under the grant's one data key (only the
 // code or token unwraps it), its label under the master key. Read by the MCP runtime (which
 // mailboxes a token may name, each one's policy) and by the owner's `revoke <address>`.
@@ -9,6 +9,9 @@ import type { Db, Sql } from "./db.ts";
 import type { GrantLabel } from "./grant-records.ts";
 import { deleteGrant } from "./revocations.ts";
 import { bytes, intOrNull } from "./values.ts";
+import { mailboxScope } from "./mailbox-scope.ts";
+import { keepSentMark } from "./sent-marks.ts";
+import type { SentMark } from "../sent-mark.ts";
 
 /** At most this many mailboxes in one connection. */
 export const MAX_MAILBOXES = 10;
@@ -24,6 +27,8 @@ export interface NewMailbox {
   provider: string;
   access: MailboxAccess;
   sendPolicy: SendPolicy;
+  /** Where its \Sent folder stood at its login (./sent-marks.ts), kept under the mailbox's scope. */
+  sentMark?: SentMark;
 }
 
 /** A mailbox of a connection as the runtime sees it: never its credentials. */
@@ -41,13 +46,15 @@ export interface MailboxRow {
 export const mailboxAad = (grantId: string, position: number) => `grant:${grantId}:mailbox:${position}`;
 
 /** Inside issueCode's transaction: seal and insert the grant's mailboxes, in order. */
-export async function insertMailboxes(tx: Sql, masterKey: Uint8Array, grantId: string, dataKey: Uint8Array, mailboxes: readonly NewMailbox[]): Promise<void> {
+export async function insertMailboxes(tx: Sql, masterKey: Uint8Array, grantId: string, dataKey: Uint8Array,
+  mailboxes: readonly NewMailbox[], now: number): Promise<void> {
   for (const [position, m] of mailboxes.entries()) {
     const aad = mailboxAad(grantId, position);
     const sealed = await seal(dataKey, m.credentials, aad);
     const label = await sealRecord(masterKey, m.label, `label:${grantId}:${position}`);
     await tx`INSERT INTO grant_mailboxes (grant_id, position, mailbox_key, sealed_label, provider, access, send_policy, sign_in_lost_at, sealed_credentials, aad)
       VALUES (${grantId}, ${position}, ${mailboxKey(masterKey, m.login)}, ${label}, ${m.provider}, ${m.access}, ${m.sendPolicy}, NULL, ${sealed}, ${aad})`;
+    if (m.sentMark) await keepSentMark(tx, mailboxScope(grantId, position), m.sentMark, now);
   }
 }
 

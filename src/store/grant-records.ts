@@ -2,6 +2,7 @@
 // codes, tokens, and what a grant records about its owner and client.
 import { READ_WRITE_SCOPE } from "../scopes.ts";
 import type { SendPolicy } from "../send-policy.ts";
+import type { SentMark } from "../sent-mark.ts";
 
 export interface PendingRequest {
   idHash: string;
@@ -56,6 +57,8 @@ export interface GrantInfo {
   sendPolicy?: SendPolicy;
   /** The provider preset the mailbox was connected with (list_accounts names it). */
   provider?: string;
+  /** Where the mailbox's \Sent folder stood at the login that made the grant (./sent-marks.ts). */
+  sentMark?: SentMark;
 }
 
 export interface GrantLabel {

@@ -25,6 +25,7 @@ function oneMailbox(credentials: Uint8Array, owner: GrantOwner | null, info: Gra
   return {
     credentials, login: owner?.login ?? "", label: info.label ?? { email: "", host: "" }, provider: info.provider ?? "custom",
     access: info.scope === READ_SCOPE ? "read" : "read_write", sendPolicy: info.sendPolicy ?? DEFAULT_SEND_POLICY,
+    ...(info.sentMark ? { sentMark: info.sentMark } : {}),
   };
 }
 
@@ -62,11 +63,11 @@ export class GrantStore {
       return await this.db.tx(async (tx) => {
         // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
         if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-        // The credentials live in grant_mailboxes (migration 13); the grant's own column stays empty.
+        // The credentials live in grant_mailboxes (migration 15); the grant's own column stays empty.
         await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
           VALUES (${grantId}, ${new Uint8Array(0)}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
                   ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
-        await insertMailboxes(tx, this.masterKey, grantId, dataKey, mailboxes);
+        await insertMailboxes(tx, this.masterKey, grantId, dataKey, mailboxes, now);
         await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
           VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
                   ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;

@@ -5,3 +5,6 @@ export const mailboxScope = (grantId: string, position: number): string => (posi
 
 /** The grant a scope belongs to (what rows that go with their grant reference). */
 export const grantOfScope = (scope: string): string => scope.split("#")[0]!;
+
+/** The mailbox's position in its connection. */
+export const positionOfScope = (scope: string): number => Number(scope.split("#")[1] ?? 0);

@@ -12,6 +12,7 @@ import { GrantMailboxes } from "./grant-mailboxes.ts";
 import { PendingMailboxes } from "./pending-mailboxes.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
+import { MailboxIdentities } from "./mailbox-identities.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
@@ -19,6 +20,7 @@ import { SendClaims } from "./send-claims.ts";
 import { SendConfirmations } from "./send-confirmations.ts";
 import { SendLedger } from "./send-ledger.ts";
 import { SendRecipients } from "./send-recipients.ts";
+import { SentMarks } from "./sent-marks.ts";
 import { SessionAnswers } from "./session-answers.ts";
 import { UpstreamFlows } from "./upstream-flows.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
@@ -47,12 +49,16 @@ export interface Store {
   sendLedger: SendLedger;
   /** Whom each grant has delivered mail to, as keyed hashes (send-recipients.ts). */
   sendRecipients: SendRecipients;
+  /** Where each grant's \Sent folder stood when it was made (sent-marks.ts). */
+  sentMarks: SentMarks;
   /** Single-use nonces of confirmation requests (send-confirmations.ts). */
   sendConfirmations: SendConfirmations;
   /** A send's claim, cap events and outcome in as few commits as possible (send-claims.ts). */
   sendClaims: SendClaims;
   /** Sign-ins under way at OAuth mail providers (upstream-flows.ts). */
   upstreamFlows: UpstreamFlows;
+  /** Each mailbox's send-as identities and signature, set by the person only (mailbox-identities.ts). */
+  identities: MailboxIdentities;
   /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
   renewals: GrantRenewals;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
@@ -140,10 +146,12 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     sessionAnswers,
     sendLedger,
     sendRecipients,
+    sentMarks: new SentMarks(db, clock),
     sendConfirmations,
     sendClaims: new SendClaims(db, sendLedger, limits, sendRecipients),
     upstreamFlows,
     renewals: new GrantRenewals(db, masterKey, clock),
+    identities: new MailboxIdentities(db, masterKey, clock),
     async purgeExpired() {
       await upstreamFlows.purgeExpired();
       await pending.purgeExpired();

@@ -9,6 +9,7 @@ import { Html } from "@kitajs/html";
 import { PROVIDERS, findProvider, type Provider } from "../mail/providers/presets.ts";
 import type { Access } from "../oauth/setup/access.ts";
 import { AccessChoice } from "./access-choice.tsx";
+import { IdentityFields } from "./identity-fields.tsx";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
 import { AnotherChoice, ConnectedSoFar } from "./connected-mailboxes.tsx";
@@ -171,6 +172,7 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [], co
       </div>
       <CustomServer v={v} />
       <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
+      <IdentityFields sendAs={v.send_as} signature={v.signature} />
       <AnotherChoice max={MAX_MAILBOXES} count={connected.length} />
       <button id="connect" type="submit">Connect mailbox</button>
       <SignInButtons choices={signIn} />

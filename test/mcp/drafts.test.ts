@@ -46,7 +46,7 @@ describe("update_draft then send_draft", () => {
     expect(sent.isError).toBeFalsy();
     expect(sent.structuredContent).toEqual({
       status: "sent", decision: "sent_directly", message_id: updated.message_id, accepted: ["bob@example.test", "carol@example.net", "dave@example.org"], rejected: [],
-      saved_to: "Sent", draft: null, reason: null, preview: null,
+      saved_to: "Sent", draft: null, reason: null, preview: null, from: "alice@example.test",
     });
     const wire = h.smtp.messages.find((m) => m.raw.includes(second))!;
     expect(wire.to).toEqual(["bob@example.test", "carol@example.net", "dave@example.org"]);

@@ -105,7 +105,7 @@ describe("happy paths", () => {
     expect(res.isError).toBeFalsy();
     expect(res.structuredContent).toEqual({
       status: "sent", decision: "sent_directly", message_id: expect.stringMatching(/^<.+@example\.test>$/), accepted: ["bob@example.test"], rejected: [], saved_to: "Sent",
-      draft: null, reason: null, preview: null,
+      draft: null, reason: null, preview: null, from: "alice@example.test",
     });
     expect(textOf(res)).toContain("A copy is in Sent");
     expect(h.smtp.messages.at(-1)!.to).toEqual(["bob@example.test"]);
@@ -247,7 +247,7 @@ describe("scope", () => {
     const { runWrite } = await import("../../src/mcp/tools/pipeline/write.ts");
     const { sendEmail } = await import("../../src/mcp/tools/write/send-email.ts");
     // A context with nothing but the scopes: the handler and the activity log must not be reached.
-    const res = (await runWrite(sendEmail, {} as never, { scopes: ["email:read"] } as never)) as CallToolResult;
+    const res = (await runWrite(sendEmail(async () => null), {} as never, { scopes: ["email:read"] } as never)) as CallToolResult;
     expect(res.isError).toBe(true);
     expect(textOf(res)).toMatch(/^insufficient_scope: .*"email:write"/);
   });

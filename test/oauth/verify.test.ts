@@ -18,7 +18,7 @@ async function alice(overrides: Partial<MailAccount> = {}, security: Security = 
   };
 }
 
-async function failure(p: Promise<void>): Promise<MailError> {
+async function failure(p: Promise<unknown>): Promise<MailError> {
   try {
     await p;
   } catch (err) {

@@ -53,6 +53,8 @@ export interface SmtpServer {
   host: "localhost";
   port: number;
   messages: SentMessage[];
+  /** Lower-case addresses a login may not send as: MAIL FROM answered 553 (as Postfix and Fastmail do). */
+  refuseSenders: Set<string>;
   /** Lower-case addresses answered with 550 at RCPT TO. */
   rejectRecipients: Set<string>;
   /** Consumed by the first stage it matches. */
@@ -104,6 +106,7 @@ export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Pr
     port: 0,
     messages: [],
     rejectRecipients: new Set(),
+    refuseSenders: new Set(),
     failNext: undefined,
     holdRcpt(address) {
       let release!: () => void;
@@ -116,6 +119,7 @@ export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Pr
     reset() {
       state.messages.length = 0;
       state.rejectRecipients.clear();
+      state.refuseSenders.clear();
       state.failNext = undefined;
       state.dataCommands.length = 0;
     },
@@ -174,7 +178,8 @@ export async function startSmtp(dovecot: DovecotServer, oauth?: TokenOwners): Pr
     disableReverseLookup: true, // a DNS lookup per connection only slows tests down
     closeTimeout: 1000,
     onAuth,
-    onMailFrom: (_a, _s, cb) => cb(takeFault("mail")),
+    onMailFrom: (addr, _s, cb) => cb(state.refuseSenders.has(addr.address.toLowerCase())
+      ? smtpError(553, "5.7.1 Sender address rejected: not owned by user") : takeFault("mail")),
     onRcptTo: async (addr, session, cb) => {
       const hold = [...holds].find((h) => h.address === addr.address.toLowerCase());
       if (hold) {

@@ -147,6 +147,8 @@ const DUMPS = {
   mcp_session_answers: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mcp_session_answers`,
   send_ledger: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_ledger`,
   send_recipients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_recipients`,
+  sent_marks: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM sent_marks`,
+  mailbox_identities: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mailbox_identities`,
   send_confirmations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_confirmations`,
   upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };

@@ -32,7 +32,7 @@ export interface ProviderSignInRouteOptions {
   liveLogins: ConnectDeps["inflight"];
 }
 
-const PARAMS = ["state", "code", "error", "error_description"] as const;
+const PARAMS = ["state", "code", "error", "error_description", "iss"] as const;
 
 /** The callback's parameters; a repeated one makes the whole query unusable (RFC 6749 §3.1). */
 function callbackQuery(url: URL): CallbackQuery | null {

@@ -31,7 +31,7 @@ import type { SignInStartDeps } from "../../oauth/provider-sign-in/start.ts";
 export interface SetupRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "pendingMailboxes">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes">;
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/oauth/provider-sign-in/). */
   providers: SignInStartDeps["providers"];
   /** The limits of authorize and connect, from the table (src/oauth/rate-limits/table.ts). */
@@ -53,7 +53,7 @@ const ConnectBody = t.Object({
   request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional, send: optional, upstream: optional,
-  another: optional, finish: optional,
+  send_as: optional, signature: optional, another: optional, finish: optional,
 });
 
 function authorizeError(request: Request, err: OAuthProblem, more: Record<string, string> = {}): Response {
@@ -154,6 +154,7 @@ export function setupRoutes(deps: SetupRouteOptions) {
   const signIn = { config, providers: deps.providers, flows: deps.store.upstreamFlows };
   const connectDeps: ConnectDeps = {
     config, grants, pending, log, limits, inflight: deps.liveLogins, verify: deps.verifyLogin, events: deps.events, signIn,
+    identities: deps.store.identities,
     collected: deps.store.pendingMailboxes,
   };
   const pages: SetupPageContext = { clients, providers: deps.providers, baseUrl: config.baseUrl, collected: deps.store.pendingMailboxes };

@@ -15,7 +15,8 @@ export interface Attachment {
 }
 
 export interface ComposeInput {
-  from: string;
+  /** An address, or an identity with its display name. */
+  from: string | { name: string | null; address: string };
   recipients: Recipients;
   subject: string;
   text?: string;
@@ -55,10 +56,11 @@ let composer: Promise<typeof import("nodemailer/lib/mail-composer")> | undefined
 
 export async function composeMessage(input: ComposeInput): Promise<Composed> {
   const { default: MailComposer } = await (composer ??= import("nodemailer/lib/mail-composer"));
-  const messageId = newMessageId(input.from);
+  const sender = typeof input.from === "string" ? { name: null, address: input.from } : input.from;
+  const messageId = newMessageId(sender.address);
   const date = new Date();
   const mail = {
-    from: input.from,
+    from: { name: sender.name ?? "", address: sender.address },
     to: toHeader(input.recipients.to),
     cc: toHeader(input.recipients.cc),
     bcc: toHeader(input.recipients.bcc),
@@ -85,7 +87,10 @@ export async function composeMessage(input: ComposeInput): Promise<Composed> {
   };
   const stored = await build(true);
   const wire = input.recipients.bcc.length ? await build(false) : stored; // without Bcc they are identical
-  return { messageId, subject: input.subject, recipients: input.recipients, stored, wire, envelope: { from: input.from, to: envelopeRecipients(input.recipients) } };
+  // MAIL FROM is the From identity, as desktop mail clients send it: bounces of mail sent as an alias
+  // return to the alias, SPF is checked against its domain, and a provider that does not let this
+  // login send as it refuses at MAIL FROM, before the message (../smtp/errors.ts says so in words).
+  return { messageId, subject: input.subject, recipients: input.recipients, stored, wire, envelope: { from: sender.address, to: envelopeRecipients(input.recipients) } };
 }
 
 const isMessage = (type: string | undefined) => /^message\/(rfc822|global)\b/i.test(type ?? "");

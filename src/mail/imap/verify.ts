@@ -9,6 +9,8 @@ import { connectImap } from "./connect.ts";
 import { loginCheckError } from "./errors.ts";
 import type { MailAccount } from "../account.ts";
 import type { MailErrorKind } from "../errors.ts";
+import { NO_SENT, type SentMark } from "../../sent-mark.ts";
+import { takeSentMark } from "./sent-mark.ts";
 
 export interface VerifyOptions {
   /** Budget for the whole attempt (connect, greeting, TLS, login). Default 15 s. */
@@ -20,7 +22,17 @@ export interface VerifyOptions {
   uniformTiming?: boolean;
 }
 
-export type VerifyLogin = (account: MailAccount, opts?: VerifyOptions) => Promise<void>;
+/**
+ * What a successful login proved and saw: the login name the server accepted (what the allowlist is
+ * matched against, src/allowed-mailboxes.ts), and where \Sent stood (../../sent-mark.ts). A stub in
+ * a test may return nothing: then the typed login counts and the mark is taken at the first send check.
+ */
+export interface LoginProof {
+  login: string;
+  sentMark: SentMark;
+}
+
+export type VerifyLogin = (account: MailAccount, opts?: VerifyOptions) => Promise<LoginProof | void>;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Failures that carry the unified message and, with uniformTiming, wait for the budget. */
@@ -39,9 +51,12 @@ export const verifyLogin: VerifyLogin = async (account, opts = {}) => {
     }
     throw failure;
   }
-  // Logged in: that is the check. A failed or slow LOGOUT is harmless.
+  // Logged in: that is the check. The mark cannot fail the login: without one nothing in \Sent counts.
+  const sentMark = await takeSentMark(client).catch(() => NO_SENT);
+  // A failed or slow LOGOUT is harmless.
   const bye = setTimeout(() => client.close(), 2000);
   await client.logout().catch(() => {});
   clearTimeout(bye);
   client.close();
+  return { login: account.username, sentMark };
 };

@@ -12,16 +12,33 @@ interface SmtpFailure {
   response?: string;
   message?: string;
   rejected?: unknown;
+  /** nodemailer: the SMTP command that failed, e.g. "MAIL FROM". */
+  command?: string;
+}
+
+/**
+ * The server would not let this login send as `from`: refused at MAIL FROM (Postfix's
+ * reject_sender_login_mismatch, Fastmail without the identity) or after the message (Microsoft's
+ * 5.2.252 SendAsDenied). Nothing went out; the fix is at the provider.
+ */
+function refusedSender(e: SmtpFailure, reply: string, from: string | undefined): MailError | null {
+  const atMailFrom = e.code === "EENVELOPE" && /^MAIL\b/i.test(e.command ?? "");
+  if (!from || !(atMailFrom || /SendAsDenied|5\.2\.252|not owned by user|sender address rejected/i.test(reply))) return null;
+  return new MailError("invalid", `The SMTP server refused to send as ${from} (${reply}). Nothing was sent. ` +
+    `Set ${from} up at the mail provider as an address this login may send from (Microsoft 365: "Send As" permission on that mailbox; ` +
+    "Fastmail: Settings → Sending identities; Gmail: Settings → Accounts → Send mail as), or send from another identity (from).");
 }
 
 export const isConnectionError = (err: unknown) => ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EDNS", "ETLS", "EAUTH"].includes(String((err as SmtpFailure)?.code));
 
 /** Maps a nodemailer error to a MailError saying what happened and what to do about it. */
-export function smtpError(err: unknown, account: MailAccount): MailError {
+export function smtpError(err: unknown, account: MailAccount, from?: string): MailError {
   if (err instanceof MailError) return err;
   const e = (err ?? {}) as SmtpFailure;
   const server = `${account.smtp.host}:${account.smtp.port}`;
   const reply = (e.response ?? e.message ?? "").trim();
+  const sender = refusedSender(e, reply, from);
+  if (sender) return sender;
   const code = e.responseCode ?? 0;
   switch (e.code) {
     case "EAUTH":

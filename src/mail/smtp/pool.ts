@@ -124,7 +124,7 @@ export class SmtpPool {
       if (stop.signal.aborted || this.revoked.has(tokenId)) throw revokedError();
       // A broken connection must not be reused for the next attempt.
       if (isConnectionError(err)) this.closeToken(tokenId);
-      throw smtpError(err, account);
+      throw smtpError(err, account, msg.envelope.from);
     } finally {
       mine.delete(stop);
       if (!mine.size && this.sending.get(tokenId) === mine) this.sending.delete(tokenId);

@@ -13,6 +13,7 @@ import { locateParts, locatePart, wholeMessage, type Located } from "./mailbox-p
 import { readOriginal, type Original } from "./original.ts";
 import type { OutgoingDeps, Prepared } from "./outgoing.ts";
 import { fetchLocated } from "./part-bytes.ts";
+import { addressedIdentity, findIdentity, type Identity } from "../identities/identity.ts";
 
 /** What an update starts from: the saved draft's values. */
 export interface DraftBase {
@@ -21,6 +22,8 @@ export interface DraftBase {
   body: BodyParts;
   attachments: Attachment[];
   threading: Omit<ReplyThreading, "subject">;
+  /** The draft's From address: kept when it still is one of the mailbox's identities. */
+  from: string | null;
 }
 
 export interface Assembled {
@@ -54,11 +57,13 @@ export async function assemble(deps: OutgoingDeps, p: Prepared, base?: DraftBase
   const release = deps.reserveAttachments?.(fromMailbox) ?? (() => {});
   try {
     const fetched = located.length ? await deps.withImap((c) => fetchLocated(c, located, MAX_ATTACHMENT_BYTES - inMemory)) : [];
-    const { recipients, skipped } = address(deps, p, original, base);
+    const identities = p.identities ?? [{ name: null, address: deps.account.email }];
+    const { recipients, skipped } = address(deps, p, original, identities, base);
     const t = threadingOf(p, original, base);
     const body = bodyWithOriginal(p, original, base);
     const attachments = [...kept, ...p.attachments, ...fetched];
-    const composed = await composeMessage({ from: deps.account.email, recipients, ...t, ...body, attachments });
+    const from = fromIdentity(p, original, identities, base);
+    const composed = await composeMessage({ from, recipients, ...t, ...body, attachments });
     const review = {
       attachments: attachments.map((a) => ({ filename: a.filename, size: a.content.length })),
       text: (body.text ?? (body.html ? stripTags(body.html, 0, REVIEW_CHARS) : "")).slice(0, REVIEW_CHARS),
@@ -79,12 +84,22 @@ function forwarded(p: Prepared, original: Original | null): Located[] {
 }
 
 /** The caller's recipients (an update: the draft's, field by field, unless given), then a reply's. */
-function address(deps: OutgoingDeps, p: Prepared, original: Original | null, base?: DraftBase): { recipients: Recipients; skipped: string[] } {
+/**
+ * Whom the message comes from: the identity asked for; a reply's or forward's original's addressed
+ * identity (To, Cc, Delivered-To); an updated draft's own From; else the login address.
+ */
+function fromIdentity(p: Prepared, original: Original | null, identities: Identity[], base?: DraftBase): Identity {
+  return p.from ?? (original ? addressedIdentity(identities, original) : null)
+    ?? (base?.from ? findIdentity(identities, base.from) : null) ?? identities[0]!;
+}
+
+function address(deps: OutgoingDeps, p: Prepared, original: Original | null, identities: Identity[], base?: DraftBase): { recipients: Recipients; skipped: string[] } {
   const pick = (field: "to" | "cc" | "bcc"): Mailbox[] => (base && !p.fields[field] ? base.recipients[field] : p.given[field]);
   let recipients: Recipients = { to: pick("to"), cc: pick("cc"), bcc: pick("bcc") };
   let skipped: string[] = [];
   if (p.reply && original) {
-    const own = [deps.account.email, ...(deps.account.username.includes("@") ? [deps.account.username] : [])];
+    // Every identity of the mailbox is "me": reply-all never copies one of them.
+    const own = [...identities.map((i) => i.address), ...(deps.account.username.includes("@") ? [deps.account.username] : [])];
     ({ recipients, skipped } = replyRecipients(recipients, original, own, p.reply.all));
   }
   const none = p.reply ? "the message replied to has no address to answer but this mailbox's own: give to" : "at least one recipient is required";
@@ -99,12 +114,18 @@ function threadingOf(p: Prepared, original: Original | null, base?: DraftBase): 
   return { subject, ...(base && !p.forward ? base.threading : {}) };
 }
 
-/** The new text (an update without one: the draft's), then the quote or the forwarded message. */
+/**
+ * The new text (an update without one: the draft's), its signature, then the quote or the forwarded
+ * message. Only newly written text is signed: a draft's kept text already carries its signature, so
+ * an update never adds a second one (and send_draft sends the saved bytes).
+ */
 function bodyWithOriginal(p: Prepared, original: Original | null, base?: DraftBase): BodyParts {
-  const mine = p.body ?? base?.body ?? {};
+  const fresh = p.body !== null || !base;
+  const written = p.body ?? base?.body ?? {};
+  const mine = fresh && p.signature ? appendBlock(written, p.signature) : written;
   if (!original) return mine;
   // An update that gives no new text keeps the draft's, which already holds any quote.
-  if (p.reply?.quote && (p.body !== null || !base)) return appendBlock(mine, replyQuote(original));
+  if (p.reply?.quote && fresh) return appendBlock(mine, replyQuote(original));
   if (p.forward?.as === "inline") return appendBlock(mine, forwardBlock(original, p.forward.quote));
   return mine;
 }

@@ -16,8 +16,9 @@ import { attachmentsOf, type AttachmentInfo } from "../read/attachment-list.ts";
 import { readable, window } from "../read/message.ts";
 import { textPartOf } from "../read/text-part.ts";
 import { SUMMARY_QUERY, toSummary } from "../read/summary.ts";
+import type { AddressedTo } from "../identities/identity.ts";
 
-export interface Original extends QuotedSource, ReplyOriginal {
+export interface Original extends QuotedSource, ReplyOriginal, AddressedTo {
   /** The folder's real path. */
   folder: string;
   uid: number;
@@ -39,7 +40,7 @@ const TEXT_PART_BYTES = 8 * QUOTE_MAX_CHARS;
 export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean,
   content: ContentReaders): Promise<Original> {
   const f = await withMailbox(client, folder, async (box) => {
-    const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to"] });
+    const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to", "delivered-to", "x-original-to"] });
     if (!msg) throw new MailError("not_found", `${argument}: no message with uid ${uid} in "${box.path}". Use get_recent_emails or search_emails to find its uid.`);
     const size = msg.size ?? 0;
     const whole = withBody && size <= WHOLE_LIMIT ? (await fetchByUid(client, uid, { uid: true, source: true }))?.source ?? null : null;
@@ -53,6 +54,8 @@ export async function readOriginal(client: ImapFlow, folder: string, uid: number
   return {
     folder: s.folder, uid, from: s.from, to: s.to, cc: s.cc, date: s.date, subject: s.subject,
     replyTo: parsed.headers.addresses("reply-to"),
+    // Set by the receiving server: which of the mailbox's addresses a Bcc'd or list message came to.
+    deliveredTo: [...parsed.headers.addresses("delivered-to"), ...parsed.headers.addresses("x-original-to")].flatMap((a) => (a.address ? [a.address] : [])),
     bodyText: body.text,
     truncated: body.truncated || (f.large?.cut ?? false),
     // Parsed, never copied raw: a sender's `<id> Bcc: victim@x` must not reach our headers.

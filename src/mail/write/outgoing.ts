@@ -9,6 +9,9 @@ import { renderMarkdown } from "../compose/markdown.ts";
 import { parseGivenRecipients, type Recipients } from "../compose/recipients.ts";
 import { InputError } from "../errors.ts";
 import { checkPartRefs, type PartRef, type PartRefArg } from "./mailbox-parts.ts";
+import { findIdentity, formatIdentity, type Identity, type Sender } from "../identities/identity.ts";
+import { signatureBlock } from "../identities/signature.ts";
+import type { Addition } from "../compose/quote.ts";
 
 export interface OutgoingDeps {
   account: MailAccount;
@@ -44,6 +47,10 @@ export interface OutgoingArgs {
   forward_as?: "inline" | "attachment";
   attach?: PartRefArg[];
   attachments?: AttachmentArg[];
+  /** One of the mailbox's identities (its address); default: the one a reply's original was addressed to, else the login. */
+  from?: string;
+  /** false: no signature on this message (default true). */
+  signature?: boolean;
 }
 
 export type Kind = "draft" | "send" | "update";
@@ -64,10 +71,18 @@ export interface Prepared {
   attachmentsGiven: boolean;
   reply: { folder: string; uid: number; all: boolean; quote: boolean } | null;
   forward: { folder: string; uid: number; as: "inline" | "attachment"; quote: boolean } | null;
+  /** The mailbox's identities (login first), when the caller knows them; else the login address alone. */
+  identities: Identity[] | null;
+  /** The identity asked for with `from`, or null to choose one (../identities/identity.ts addressedIdentity). */
+  from: Identity | null;
+  /** The signature to add to newly written text, or null (none set, or signature: false). */
+  signature: Addition | null;
 }
 
-export function prepare(args: OutgoingArgs, kind: Kind): Prepared {
+/** `sender`: the mailbox's identities and signature (src/mail/identities/); without it, the login alone, unsigned. */
+export function prepare(args: OutgoingArgs, kind: Kind, sender?: Sender): Prepared {
   checkCombination(args);
+  const from = args.from === undefined ? null : chooseFrom(args.from, sender?.identities ?? []);
   const given = parseGivenRecipients(args);
   if (!given.to.length && args.reply_to_uid === undefined && kind !== "update") {
     throw new InputError("to", "at least one recipient is required (a reply, with reply_to_uid, may leave it out)");
@@ -88,9 +103,21 @@ export function prepare(args: OutgoingArgs, kind: Kind): Prepared {
       : { folder: args.reply_folder ?? "INBOX", uid: args.reply_to_uid, all: args.reply_all ?? false, quote: args.quote ?? true },
     forward: args.forward_uid === undefined ? null
       : { folder: args.forward_folder ?? "INBOX", uid: args.forward_uid, as: args.forward_as ?? "inline", quote: args.quote ?? true },
+    identities: sender?.identities ?? null,
+    from,
+    signature: sender?.signature && args.signature !== false ? signatureBlock(sender.signature) : null,
   };
   if (kind === "send" && isEmpty(p)) throw new InputError("text", "give text, html, markdown, attachments, attach or forward_uid: an empty message is refused");
   return p;
+}
+
+/** `from` must be one of the mailbox's identities: refused here, before any IMAP or SMTP traffic. */
+function chooseFrom(address: string, identities: readonly Identity[]): Identity {
+  const found = findIdentity(identities, address);
+  if (found) return found;
+  const list = identities.map(formatIdentity).join(", ") || "only the login address";
+  throw new InputError("from", `${JSON.stringify(address)} is not an address this mailbox sends as. Its identities: ${list}. ` +
+    "Other addresses are added by the person on the setup form or their account page, never by a tool.");
 }
 
 /** Arguments that only make sense together, or not at all together. */

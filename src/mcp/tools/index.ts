@@ -79,6 +79,7 @@ import { toolRegistry } from "./registry.ts";
 import { listAccounts } from "./read/list-accounts.ts";
 import { withAccount } from "../accounts/with-account.ts";
 import { acrossEmails, acrossMailboxes } from "../accounts/across.ts";
+import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -94,18 +95,21 @@ import type { AnyTool } from "./registry.ts";
 export interface ToolFactoryDeps {
   signIns: readonly OfferedSignIn[];
   cursorKey: Uint8Array;
+  /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
+  identities?: IdentityLookup;
 }
 
 // Every mailbox tool takes `account` (../accounts/with-account.ts); the three listing reads span
 // every mailbox of a connection without it (../accounts/across.ts).
-export const mcpTools = ({ signIns, cursorKey }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listAccounts,
   withAccount(listMailboxes, acrossMailboxes),
   withAccount(getRecentEmails, acrossEmails(cursorKey)),
   withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
-  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), draftEmail, sendEmail, updateDraft, sendDraft, markAsRead,
-    flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder].map((t) => withAccount<AnyTool>(t)),
+  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), draftEmail(identities), sendEmail(identities), updateDraft(identities),
+    sendDraft, markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]
+    .map((t) => withAccount<AnyTool>(t)),
   confirmSend,
 ]);
 

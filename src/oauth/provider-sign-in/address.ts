@@ -9,6 +9,7 @@
 import type { OAuthProvider } from "./provider.ts";
 import type { Fetch, TokenSet } from "./token-client.ts";
 import { UpstreamError } from "./errors.ts";
+import { cappedJson, MAX_PROVIDER_ANSWER } from "./capped-body.ts";
 
 const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
 const USERINFO_TIMEOUT_MS = 10_000;
@@ -36,14 +37,20 @@ export function addressFromClaims(claims: Record<string, unknown>): string | nul
 }
 
 async function userinfo(p: OAuthProvider, accessToken: string, fetcher: Fetch): Promise<Record<string, unknown>> {
+  let read: Awaited<ReturnType<typeof cappedJson>> = null;
   try {
     const res = await fetcher(p.userinfoEndpoint!, {
       headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" },
       redirect: "error",
       signal: AbortSignal.timeout(USERINFO_TIMEOUT_MS),
     });
-    if (res.ok) return (await res.json()) as Record<string, unknown>;
+    // Read with the cap before parsing (./capped-body.ts): a huge answer costs at most 64 KiB.
+    read = res.ok ? await cappedJson(res) : null;
   } catch {}
+  if (read === "too_large") {
+    throw new UpstreamError("unavailable", `${p.name} answered with more than ${MAX_PROVIDER_ANSWER / 1024} KiB when asked which mailbox you signed in to; nothing of it was used. Try again; if it persists, whoever runs this server should check the provider's userinfo endpoint.`);
+  }
+  if (read) return read;
   throw new UpstreamError("unavailable", `${p.name} did not tell this server which mailbox you signed in to (its userinfo endpoint failed). Try again in a few minutes.`);
 }
 

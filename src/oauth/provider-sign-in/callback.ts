@@ -34,6 +34,8 @@ export interface CallbackQuery {
   code?: string;
   error?: string;
   error_description?: string;
+  /** RFC 9207 §2: the issuer that sent this response, when it says. */
+  iss?: string;
 }
 
 export type CallbackOutcome =
@@ -81,11 +83,23 @@ async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
-  const failed = await limitedLogin(deps, account, pending, clientIp);
-  if (failed?.kind === "form" && failed.status === 401) {
+  const login = await limitedLogin(deps, account, pending, clientIp);
+  if (login.kind === "form" && login.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
-  return failed ?? verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, p.name));
+  return login.kind === "verified" ? verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login, p.name)) : login;
+}
+
+/**
+ * RFC 9207 §2.4: the callback answers the provider that started this sign-in (the flow row names it),
+ * never another. A provider that declares its issuer must send exactly it; an `iss` naming another
+ * configured provider is refused whatever this one declares.
+ */
+export function issuerProblem(providers: OAuthProviders, p: OAuthProvider, iss: string | undefined): string | null {
+  const refused = `The answer that came back is not from ${p.name}, where this sign-in started. Nothing was stored; sign in again.`;
+  if (p.issuer !== null) return iss === p.issuer ? null : refused;
+  if (iss === undefined) return null;
+  return providers.list().some((o) => o.id !== p.id && o.issuer === iss) ? refused : null;
 }
 
 export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {
@@ -96,6 +110,11 @@ export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuer
   const pending = await deps.pending.get(flow.secrets.requestId);
   const p = deps.providers.find(flow.provider);
   if (!pending || !p) return { outcome: { kind: "expired" }, fields };
+  const mixUp = issuerProblem(deps.providers, p, query.iss);
+  if (mixUp) {
+    deps.log.warn("provider sign-in refused: issuer", { provider: p.id });
+    return { outcome: form(pending, 400, mixUp), fields };
+  }
   if (query.error || !query.code) {
     const err = upstreamError(p.name, query.error || "invalid_request", query.error_description ?? null);
     return { outcome: asForm(pending, err), fields };

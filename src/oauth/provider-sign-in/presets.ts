@@ -13,6 +13,8 @@ export function microsoftProvider(c: OAuthClientSettings & { tenant: string }): 
   return {
     id: "microsoft", name: "Microsoft", label: "Microsoft (Outlook.com, Hotmail, Live, Microsoft 365)",
     authorizationEndpoint: `${base}/authorize`, tokenEndpoint: `${base}/token`, userinfoEndpoint: null,
+    // Microsoft's v2.0 metadata does not declare RFC 9207 `iss` in authorization responses.
+    issuer: null,
     clientId: c.clientId, clientSecret: c.clientSecret,
     scopes: [
       "https://outlook.office.com/IMAP.AccessAsUser.All", "https://outlook.office.com/SMTP.Send",
@@ -42,6 +44,7 @@ export function googleProvider(c: OAuthClientSettings): OAuthProvider {
     id: "google", name: "Google", label: "Google (Gmail, Google Workspace)",
     authorizationEndpoint: "https://accounts.google.com/o/oauth2/v2/auth", tokenEndpoint: "https://oauth2.googleapis.com/token",
     userinfoEndpoint: null,
+    issuer: null,
     clientId: c.clientId, clientSecret: c.clientSecret,
     scopes: ["https://mail.google.com/", "openid", "email"],
     authorizeParams: { access_type: "offline", prompt: "consent" },

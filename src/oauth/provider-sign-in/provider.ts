@@ -15,6 +15,8 @@ export interface OAuthProvider {
   authorizationEndpoint: string;
   tokenEndpoint: string;
   userinfoEndpoint: string | null;
+  /** RFC 9207: the `iss` its authorization responses carry, required on the callback when set; null when it sends none. */
+  issuer: string | null;
   clientId: string;
   /** Null for a public client: PKCE alone proves the code is ours (RFC 7636). */
   clientSecret: string | null;

@@ -4,6 +4,7 @@
 // the usual self-hosted servers accept; a public client sends only its id.
 import type { OAuthProvider } from "./provider.ts";
 import { UpstreamError, upstreamError } from "./errors.ts";
+import { cappedJson, MAX_PROVIDER_ANSWER } from "./capped-body.ts";
 
 export interface TokenSet {
   accessToken: string;
@@ -19,7 +20,6 @@ export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 /** A provider that does not answer within this long is "unavailable" (the setup form's 15 s budget, docs/oauth.md §1). */
 export const TOKEN_TIMEOUT_MS = 15_000;
 const DEFAULT_EXPIRES_IN = 3600;
-const MAX_BODY = 64 * 1024;
 
 function tokenSet(name: string, body: Record<string, unknown>): TokenSet {
   const { access_token, refresh_token, expires_in, id_token, token_type } = body;
@@ -50,11 +50,11 @@ async function post(p: OAuthProvider, params: Record<string, string>, atRefresh:
   } catch {
     throw new UpstreamError("unavailable", `${p.name} could not be reached to complete the sign-in. Try again in a few minutes.`);
   }
-  const text = await res.text();
-  let body: Record<string, unknown> = {};
-  try {
-    body = text.length <= MAX_BODY ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {}
+  const read = await cappedJson(res).catch(() => null);
+  if (read === "too_large") {
+    throw new UpstreamError("unavailable", `${p.name} answered the sign-in with more than ${MAX_PROVIDER_ANSWER / 1024} KiB, which no token answer needs; nothing of it was used. Try again; if it persists, whoever runs this server should check the provider's token endpoint.`);
+  }
+  const body = read ?? {};
   if (res.ok) return tokenSet(p.name, body);
   if (typeof body.error === "string") {
     throw upstreamError(p.name, body.error, typeof body.error_description === "string" ? body.error_description : null, atRefresh);

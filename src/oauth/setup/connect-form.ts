@@ -24,6 +24,10 @@ export interface ConnectFields {
   another?: string;
   /** "1": the "finish" form: issue the connection with the mailboxes verified so far. */
   finish?: string;
+  /** Addresses the mailbox also sends as, one a line (./identity-fields.ts). */
+  send_as?: string;
+  /** The mailbox's signature, Markdown allowed (./identity-fields.ts). */
+  signature?: string;
   /** The no-JavaScript "Sign in with …" button of an OAuth mail provider: its id (src/oauth/provider-sign-in/start.ts). */
   upstream?: string;
 }

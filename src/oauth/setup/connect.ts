@@ -10,12 +10,15 @@ import { MailError } from "../../mail/errors.ts";
 import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
+import type { MailboxIdentities } from "../../store/mailbox-identities.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
 import { chooseSendPolicy } from "./send-choice.ts";
+import { parseIdentityFields } from "./identity-fields.ts";
 import type { SendPolicy } from "../../send-policy.ts";
+import type { SentMark } from "../../sent-mark.ts";
 import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
 import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
@@ -47,6 +50,8 @@ export interface ConnectDeps extends SeveralDeps {
   resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
+  /** The mailbox's send-as identities and signature, stored when the login succeeds (src/store/mailbox-identities.ts). */
+  identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
 
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
@@ -61,6 +66,12 @@ export type ConnectOutcome =
   | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number }
   /** The mailbox was added (`another=1`): the page lists `connected` and offers another or finish (./several.ts). */
   | { kind: "added"; pending: PendingRequest; connected: string[] };
+
+/** A login that succeeded and passed the list: where \Sent stood then, for the grant (src/sent-mark.ts). */
+export interface Verified {
+  kind: "verified";
+  sentMark?: SentMark;
+}
 
 /** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
 type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
@@ -102,14 +113,15 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   try {
-    await deps.verify(account);
+    const proof = await deps.verify(account);
     await slots.failure.release();
-    // Only now is the login known to be real: the list is matched against it, never the typed address.
-    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account));
+    // Only now is the login known to be real: the list is matched against the login the server
+    // accepted, never the typed address nor a provider's claim about it.
+    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account, proof?.login));
     if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
-    return refused ? form(pending, 403, refused) : null;
+    return refused ? form(pending, 403, refused) : { kind: "verified", ...(proof ? { sentMark: proof.sentMark } : {}) };
   } catch (err) {
     if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
     if (!(err instanceof MailError)) throw err;
@@ -119,7 +131,7 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | null> {
+async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -157,22 +169,28 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return form(pending, 400, identities.message);
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(pending, 403, foreign);
-  return (await limitedLogin(deps, account, pending, clientIp)) ?? verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy));
+  const login = await limitedLogin(deps, account, pending, clientIp);
+  if (login.kind !== "verified") return login;
+  // Per mailbox, not per grant: every connection of this login sends as these (docs/design.md §3).
+  if (identities.settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), identities.settings);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login));
 }
 
 /**
  * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
  * login; logins at once on this instance), checked — and the verified mailbox matched against
- * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled. Null when it succeeded. The sign-in
+ * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | null> {
+export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;

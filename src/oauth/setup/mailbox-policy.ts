@@ -6,9 +6,14 @@ import type { MailAccount } from "../../mail/account.ts";
 
 const ASK_OWNER = "Ask the person who runs this server to add it to MAILBOX_MCP_ALLOWED_MAILBOXES.";
 
-/** What a password login verifies: the login name at the IMAP host; a custom server is the visitor's choice. */
-export function verifiedByLogin(account: MailAccount): VerifiedMailbox {
-  return { login: account.username, imapHost: account.imap.host, serverChosenBy: account.provider === "custom" ? "visitor" : "operator" };
+/**
+ * What a login verifies: the login name the IMAP server accepted (`login`, as the verifier reports
+ * it; else the account's), at the IMAP host; a custom server is the visitor's choice. For a provider
+ * sign-in that is the name the XOAUTH2 / OAUTHBEARER login presented with the token, which the server
+ * checked against it, never the ID token's `email` claim (unverified in Microsoft's multi-tenant apps).
+ */
+export function verifiedByLogin(account: MailAccount, login: string = account.username): VerifiedMailbox {
+  return { login, imapHost: account.imap.host, serverChosenBy: account.provider === "custom" ? "visitor" : "operator" };
 }
 
 /**

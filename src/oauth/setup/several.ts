@@ -5,6 +5,7 @@
 // MAILBOX_MCP_ALLOWED_MAILBOXES by its own login (./connect.ts tryLogin).
 import { encodeAccount, type MailAccount } from "../../mail/account.ts";
 import type { SendPolicy } from "../../send-policy.ts";
+import type { SentMark } from "../../sent-mark.ts";
 import { MAX_MAILBOXES, type NewMailbox } from "../../store/grant-mailboxes.ts";
 import type { PendingRequest } from "../../store/pending.ts";
 import type { PendingMailboxes } from "../../store/pending-mailboxes.ts";
@@ -16,11 +17,16 @@ export interface SeveralDeps {
   collected: Pick<PendingMailboxes, "list" | "keep">;
 }
 
-/** The verified mailbox as a grant will hold it; `signIn`: the provider's name when signed in there. */
-export function newMailbox(account: MailAccount, login: string, access: Access, sendPolicy: SendPolicy, signIn?: string): NewMailbox {
+/**
+ * The verified mailbox as a grant will hold it. `seen.sentMark`: where its \Sent stood at the login
+ * (src/sent-mark.ts); `signIn`: the provider's name when signed in there (what `mailbox-mcp grants` names).
+ */
+export function newMailbox(account: MailAccount, login: string, access: Access, sendPolicy: SendPolicy,
+  seen: { sentMark?: SentMark }, signIn?: string): NewMailbox {
   return {
     credentials: encodeAccount(account), login, provider: account.provider, access, sendPolicy,
     label: { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) },
+    ...(seen.sentMark ? { sentMark: seen.sentMark } : {}),
   };
 }
 

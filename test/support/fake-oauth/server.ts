@@ -157,7 +157,7 @@ export function startFakeOAuth(): FakeOAuthProvider {
           id: `fake${seq}`, name: "Fake Mail", authorizationEndpoint: `${url}/authorize`, tokenEndpoint: `${url}/token`,
           userinfoEndpoint: `${url}/userinfo`, clientId: options.id, clientSecret: options.secret,
           scopes: ["mail", "openid", "email", "offline_access"], addressFrom: "id_token", sasl: "xoauth2",
-          authorizeParams: {}, savesSent: false, ...mail, ...over,
+          authorizeParams: {}, savesSent: false, issuer: null, ...mail, ...over,
         }),
       };
       clients.set(options.id, c);

@@ -3,6 +3,7 @@
 import { assemble, type Assembled } from "../assemble.ts";
 import { appendDraft } from "../append.ts";
 import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "../outgoing.ts";
+import type { Sender } from "../../identities/identity.ts";
 
 export interface SavedDraft {
   folder: string;
@@ -13,8 +14,8 @@ export interface SavedDraft {
 }
 
 /** draft_email: → {folder, uid, message_id}, plus what was composed (for the tool's text block). */
-export async function saveDraft(deps: OutgoingDeps, args: OutgoingArgs): Promise<SavedDraft> {
-  const a = await assemble(deps, prepare(args, "draft"));
+export async function saveDraft(deps: OutgoingDeps, args: OutgoingArgs, sender?: Sender): Promise<SavedDraft> {
+  const a = await assemble(deps, prepare(args, "draft", sender));
   try {
     const saved = await deps.withImap((client) => appendDraft(client, a.composed.stored, a.composed.messageId), ONCE);
     return { folder: saved.folder, uid: saved.uid, message_id: a.composed.messageId, assembled: a };

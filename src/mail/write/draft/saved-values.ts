@@ -21,6 +21,7 @@ export async function draftBase(raw: Buffer): Promise<DraftBase> {
     body,
     attachments,
     threading: { inReplyTo: h.inReplyTo() ?? undefined, references: h.references() },
+    from: h.addresses("from")[0]?.address ?? null,
   };
 }
 

@@ -7,6 +7,7 @@ import { draftBase } from "./saved-values.ts";
 import { readDraft } from "./read-saved.ts";
 import { ONCE, prepare, type OutgoingArgs, type OutgoingDeps } from "../outgoing.ts";
 import { removeMessage } from "../remove.ts";
+import type { Sender } from "../../identities/identity.ts";
 
 export interface UpdateArgs extends OutgoingArgs {
   uid: number;
@@ -25,8 +26,8 @@ export interface UpdatedDraft {
   assembled: Omit<Assembled, "release">;
 }
 
-export async function updateDraft(deps: OutgoingDeps, args: UpdateArgs): Promise<UpdatedDraft> {
-  const p = prepare(args, "update");
+export async function updateDraft(deps: OutgoingDeps, args: UpdateArgs, sender?: Sender): Promise<UpdatedDraft> {
+  const p = prepare(args, "update", sender);
   const old = await deps.withImap((c) => readDraft(c, args.folder ?? "\\Drafts", args.uid));
   const base = await draftBase(old.raw);
   // The draft's own attachments stay in memory while the new one is built: they count too.

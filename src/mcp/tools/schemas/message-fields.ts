@@ -51,6 +51,10 @@ export const messageFields = {
     .describe("Parts of messages already in the mailbox to attach, fetched by the server (no need to pass their bytes): {folder, uid, part} with part as get_email lists it."),
   attachments: z.array(attachment).max(100).optional()
     .describe("Files from elsewhere to attach, as base64. Everything attached (attachments, attach and forwarded parts) is at most 20 MB in all, decoded."),
+  from: z.string().max(320).optional()
+    .describe("The address to send as: one of this mailbox's identities (its login address or an address the person set up to send as; any other is an error listing them). Default: for a reply or forward, the address the original was sent to; otherwise the login address."),
+  signature: z.boolean().optional()
+    .describe("false leaves the person's signature out of this message. Default true: the signature they set (if any) goes below the new text, above any quote."),
 };
 
 type MessageArgs = ToolArgs<typeof messageFields>;
@@ -60,6 +64,7 @@ export function messageActivity(args: MessageArgs): ActivityDetails {
   const details: ActivityDetails = { recipients: [args.to ?? [], args.cc ?? [], args.bcc ?? []].flat() };
   if (args.reply_to_uid !== undefined) details.reply_to = { folder: args.reply_folder ?? "INBOX", uid: args.reply_to_uid };
   if (args.forward_uid !== undefined) details.forward_of = { folder: args.forward_folder ?? "INBOX", uid: args.forward_uid };
+  if (args.from !== undefined) details.from = args.from;
   if (args.attach?.length) details.attached_from = args.attach.map(({ folder, uid, part }) => ({ folder, uid, part }));
   return details;
 }

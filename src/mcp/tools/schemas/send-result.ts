@@ -34,6 +34,7 @@ export const sendResultShape = {
   draft: draftRef.nullable().describe("Where the held message is saved; null unless held."),
   reason: z.string().nullable().describe("Why it was not sent, where it is and what the person can do; null when sent."),
   preview: preview.nullable().describe("For a dry run: exactly what would be sent and what the send policy would do; else null."),
+  from: z.string().nullable().describe("The address the message was sent from (or would be, for a dry run): one of the mailbox's identities; null when not sent."),
 };
 
 /** What the activity log keeps of a sending tool's answer: the decision, where the message went, never its subject. */
@@ -43,6 +44,8 @@ export function sendActivity(r: SendResult): ActivityDetails {
     folder: r.status === "sent" ? r.saved_to : r.draft?.folder ?? null,
     ...(r.draft?.uid != null ? { uids: [r.draft.uid] } : {}),
     message_id: r.message_id,
+    // Which identity it went out as (docs/owner.md §4).
+    ...(r.from ? { from: r.from } : {}),
     ...(r.rejected.length ? { rejected: r.rejected } : {}),
   };
 }

@@ -7,6 +7,7 @@ import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
 import { messageActivity, messageFields } from "../schemas/message-fields.ts";
 import { composedText, originNote } from "./composed-text.ts";
+import { senderFor, type IdentityLookup } from "./sender.ts";
 
 export const draftOutput = {
   folder: z.string().describe("Path of the Drafts folder."),
@@ -14,7 +15,7 @@ export const draftOutput = {
   message_id: z.string().describe("Message-ID header of the draft, with angle brackets."),
 };
 
-export const draftEmail = defineTool({
+export const draftEmail = (identities: IdentityLookup) => defineTool({
   name: "draft_email",
   kind: "write",
   config: {
@@ -38,7 +39,8 @@ export const draftEmail = defineTool({
     // Base64 attachments count against the token's budget before they are decoded (docs/design.md §7).
     const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
     try {
-      const { assembled, ...res } = await saveDraft(await outgoingDeps(ctx), args);
+      const deps = await outgoingDeps(ctx);
+      const { assembled, ...res } = await saveDraft(deps, args, await senderFor(identities, ctx, deps.account));
       const where = `${res.folder}${res.uid === null ? "" : ` (uid ${res.uid})`}`;
       const head = `Draft saved in ${where}. Message-ID: ${res.message_id}. It has not been sent. ${originNote(assembled, args.reply_to_uid !== undefined)}`;
       return ok(res, `${head.trim()}\n${composedText(assembled)}`);

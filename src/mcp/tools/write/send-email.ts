@@ -12,6 +12,7 @@ import { defineTool } from "../define.ts";
 import { messageActivity, messageFields } from "../schemas/message-fields.ts";
 import { sendActivity, sendResultShape } from "../schemas/send-result.ts";
 import { composedText, originNote } from "./composed-text.ts";
+import { senderFor, type IdentityLookup } from "./sender.ts";
 
 /** What makes two calls the same message (at-most-once): every composing argument as given, dry_run aside. */
 function identity({ dry_run: _dry, ...composing }: OutgoingArgs & { dry_run: boolean }): unknown {
@@ -29,7 +30,7 @@ export function outgoingMail(a: Assembled, reply: boolean): OutgoingMail {
   };
 }
 
-export const sendEmail = defineTool({
+export const sendEmail = (identities: IdentityLookup) => defineTool({
   name: "send_email",
   kind: "write",
   config: {
@@ -65,7 +66,8 @@ export const sendEmail = defineTool({
     let assembled: Assembled | undefined;
     try {
       const deps = await outgoingDeps(ctx);
-      const prepared = prepare(args, "send"); // every argument checked before the gate looks at anything
+      // Every argument checked (from among them) before the gate looks at anything or SMTP is reached.
+      const prepared = prepare(args, "send", await senderFor(identities, ctx, deps.account));
       return await ctx.sending.send({
         tool: "send_email", identity: identity(args), dryRun: args.dry_run,
         compose: async () => outgoingMail((assembled = await assemble(deps, prepared)), prepared.reply !== null),

@@ -9,8 +9,9 @@ import { SPECIAL_USE_HINT, uidArg } from "../schemas/args.ts";
 import { messageActivity, messageFields } from "../schemas/message-fields.ts";
 import { composedText, originNote } from "./composed-text.ts";
 import { draftOutput } from "./draft-email.ts";
+import { senderFor, type IdentityLookup } from "./sender.ts";
 
-export const updateDraft = defineTool({
+export const updateDraft = (identities: IdentityLookup) => defineTool({
   name: "update_draft",
   kind: "write",
   config: {
@@ -36,7 +37,8 @@ export const updateDraft = defineTool({
   handler: async (args, ctx) => {
     const release = ctx.reserveAttachments(attachmentBytes(args.attachments));
     try {
-      const { assembled, warnings, replaced, ...res } = await update(await outgoingDeps(ctx), args);
+      const deps = await outgoingDeps(ctx);
+      const { assembled, warnings, replaced, ...res } = await update(deps, args, await senderFor(identities, ctx, deps.account));
       const where = `${res.folder}${res.uid === null ? "" : ` (uid ${res.uid})`}`;
       const head = `Draft uid ${replaced} replaced by the new version in ${where}. Message-ID: ${res.message_id}. It has not been sent. ` +
         originNote(assembled, args.reply_to_uid !== undefined);

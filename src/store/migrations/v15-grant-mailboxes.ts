@@ -1,4 +1,4 @@
-// Schema version 13 (../migrations.ts): several mailboxes in one connection (docs/design.md §3
+// Schema version 15 (../migrations.ts): several mailboxes in one connection (docs/design.md §3
 // "Several mailboxes in one connection"). A grant holds 1 to 10 mailboxes, one row each:
 //   - position: 0, 1, … in the order they were connected; never renumbered (a removed mailbox leaves
 //     a gap), so "grant + position" names one mailbox for the send ledger, caps and recipients;
@@ -12,6 +12,8 @@
 //   - pending_requests.sealed_mailboxes: the mailboxes a setup page has verified so far ("add another
 //     mailbox"), their credentials included, until the code is issued; sealed under a key derived
 //     from the master key AND the request id, which the store keeps only as a hash (../pending-mailboxes.ts).
+//   - sent_marks (migration 13) keyed by the mailbox's scope (../mailbox-scope.ts: the grant id for the
+//     first mailbox, so existing marks stay their grant's), each mailbox's \Sent watermark its own.
 // Every existing grant becomes a one-mailbox connection; the grant's own copy of the blob is
 // emptied (x'') so the database holds each password once.
 import type { Migration } from "./migration.ts";
@@ -23,7 +25,7 @@ const copy = `
          send_policy, sign_in_lost_at, sealed_credentials, 'grant:' || id
     FROM grants;`;
 
-export const V13_GRANT_MAILBOXES: Migration = {
+export const V15_GRANT_MAILBOXES: Migration = {
   sqlite: `
   CREATE TABLE grant_mailboxes (
     grant_id           TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
@@ -42,6 +44,18 @@ export const V13_GRANT_MAILBOXES: Migration = {
   ${copy}
   UPDATE grants SET sealed_credentials = x'';
   ALTER TABLE pending_requests ADD COLUMN sealed_mailboxes BLOB;
+  CREATE TABLE sent_marks_by_scope (
+    scope        TEXT PRIMARY KEY,
+    grant_id     TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
+    path         TEXT,
+    uid_validity INTEGER NOT NULL,
+    uid_next     INTEGER NOT NULL,
+    at           INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO sent_marks_by_scope (scope, grant_id, path, uid_validity, uid_next, at)
+    SELECT grant_id, grant_id, path, uid_validity, uid_next, at FROM sent_marks;
+  DROP TABLE sent_marks;
+  ALTER TABLE sent_marks_by_scope RENAME TO sent_marks;
   `,
   postgres: `
   CREATE TABLE grant_mailboxes (
@@ -61,5 +75,10 @@ export const V13_GRANT_MAILBOXES: Migration = {
   ${copy}
   UPDATE grants SET sealed_credentials = ''::bytea;
   ALTER TABLE pending_requests ADD COLUMN sealed_mailboxes BYTEA;
+  ALTER TABLE sent_marks ADD COLUMN scope TEXT;
+  UPDATE sent_marks SET scope = grant_id;
+  ALTER TABLE sent_marks ALTER COLUMN scope SET NOT NULL;
+  ALTER TABLE sent_marks DROP CONSTRAINT sent_marks_pkey;
+  ALTER TABLE sent_marks ADD PRIMARY KEY (scope);
   `,
 };
