@@ -7,6 +7,7 @@ import { getHarness, type Harness } from "../support/harness.ts";
 import { call, callOk, connectClient, startTestServer, textOf, type TestServer } from "../support/mcp-client.ts";
 import { freePort } from "../support/ports.ts";
 import { issueTestConnection, issueTestToken, testAccount } from "../support/token.ts";
+import { withImap } from "./seed.ts";
 
 const FOLDER = "Accounts";
 let h: Harness;
@@ -20,10 +21,11 @@ const mail = (to: string, subject: string, date: string) =>
 beforeAll(async () => {
   h = await getHarness();
   const { alice, bob } = h.dovecot.users;
-  for (const u of [alice, bob]) await h.dovecot.deliver(u.user, "", FOLDER).catch(() => {});
-  await h.dovecot.deliver(alice.user, mail(alice.email, "A old", "Mon, 01 Jun 2026 08:00:00 +0000"));
-  await h.dovecot.deliver(bob.user, mail(bob.email, "B middle", "Tue, 02 Jun 2026 08:00:00 +0000"));
-  await h.dovecot.deliver(alice.user, mail(alice.email, "A new", "Wed, 03 Jun 2026 08:00:00 +0000"));
+  // A folder of this file's own in each mailbox: other files deliver to INBOX on the same harness.
+  for (const u of [alice, bob]) await withImap(h.dovecot, u, (c) => c.mailboxCreate(FOLDER).catch(() => {}));
+  await h.dovecot.deliver(alice.user, mail(alice.email, "A old", "Mon, 01 Jun 2026 08:00:00 +0000"), FOLDER);
+  await h.dovecot.deliver(bob.user, mail(bob.email, "B middle", "Tue, 02 Jun 2026 08:00:00 +0000"), FOLDER);
+  await h.dovecot.deliver(alice.user, mail(alice.email, "A new", "Wed, 03 Jun 2026 08:00:00 +0000"), FOLDER);
   srv = await startTestServer();
   const down = { ...testAccount({ user: "dead@example.test", pass: "x", email: "Dead@Example.test" }, { host: "localhost", port: await freePort() }) };
   const a = testAccount(alice, h.dovecot);
@@ -48,7 +50,7 @@ describe("list_accounts", () => {
 
 describe("spanning reads", () => {
   test("get_recent_emails without account: newest first by date across mailboxes, the dead one in accounts_failed", async () => {
-    const res = await callOk(three, "get_recent_emails", { limit: 100 });
+    const res = await callOk(three, "get_recent_emails", { folder: FOLDER, limit: 100 });
     const subjects = res.emails.map((e: { subject: string }) => e.subject).filter((s: string) => /^[AB] /.test(s));
     expect(subjects.slice(0, 3)).toEqual(["A new", "B middle", "A old"]);
     expect(res.emails.every((e: { account?: string }) => e.account === "alice@example.test" || e.account === "bob@example.test")).toBe(true);
@@ -56,22 +58,22 @@ describe("spanning reads", () => {
   });
 
   test("one merged cursor pages the merged order without repeats", async () => {
-    const first = await callOk(two, "get_recent_emails", { limit: 1 });
+    const first = await callOk(two, "get_recent_emails", { folder: FOLDER, limit: 1 });
     expect(first.emails[0].subject).toBe("A new");
     expect(typeof first.next_cursor).toBe("string");
-    const second = await callOk(two, "get_recent_emails", { limit: 1, cursor: first.next_cursor });
+    const second = await callOk(two, "get_recent_emails", { folder: FOLDER, limit: 1, cursor: first.next_cursor });
     expect(second.emails[0].subject).toBe("B middle");
-    const third = await callOk(two, "get_recent_emails", { limit: 1, cursor: second.next_cursor });
+    const third = await callOk(two, "get_recent_emails", { folder: FOLDER, limit: 1, cursor: second.next_cursor });
     expect(third.emails[0].subject).toBe("A old");
     expect(textOf(await call(two, "get_recent_emails", { cursor: "span1.e30.AAAA" }))).toContain("cursor");
   });
 
   test("search_emails and list_mailboxes span too; with account they read one mailbox", async () => {
-    const found = await callOk(three, "search_emails", { subject: "middle" });
+    const found = await callOk(three, "search_emails", { folder: FOLDER, subject: "middle" });
     expect(found.emails.map((e: { account: string }) => e.account)).toEqual(["bob@example.test"]);
     const { mailboxes } = await callOk(two, "list_mailboxes");
     expect(new Set(mailboxes.map((m: { account: string }) => m.account))).toEqual(new Set(["alice@example.test", "bob@example.test"]));
-    const only = await callOk(two, "get_recent_emails", { account: "Bob@Example.test" });
+    const only = await callOk(two, "get_recent_emails", { folder: FOLDER, account: "Bob@Example.test" });
     expect(only.account).toBe("bob@example.test");
     expect(only.emails.map((e: { subject: string }) => e.subject)).toContain("B middle");
     expect(only.emails.map((e: { subject: string }) => e.subject)).not.toContain("A new");
@@ -99,19 +101,19 @@ describe("one mailbox per call", () => {
   });
 
   test("with account, a write runs in that mailbox", async () => {
-    const { emails } = await callOk(two, "get_recent_emails", { account: "bob@example.test" });
+    const { emails } = await callOk(two, "get_recent_emails", { folder: FOLDER, account: "bob@example.test" });
     const uid = emails.find((e: { subject: string }) => e.subject === "B middle").uid;
-    const done = await callOk(two, "flag_email", { account: "bob@example.test", uids: [uid] });
+    const done = await callOk(two, "flag_email", { folder: FOLDER, account: "bob@example.test", uids: [uid] });
     expect(done).toMatchObject({ updated: 1, account: "bob@example.test" });
   });
 });
 
 describe("a one-mailbox connection", () => {
   test("answers as before: no account in its results, account optional", async () => {
-    const res = await callOk(one, "get_recent_emails", {});
+    const res = await callOk(one, "get_recent_emails", { folder: FOLDER });
     expect(res.account).toBeUndefined();
     expect(res.accounts_failed).toBeUndefined();
     expect(res.emails[0].account).toBeUndefined();
-    expect((await callOk(one, "get_recent_emails", { account: "alice@example.test" })).emails.length).toBe(res.emails.length);
+    expect((await callOk(one, "get_recent_emails", { folder: FOLDER, account: "alice@example.test" })).emails.length).toBe(res.emails.length);
   });
 });
