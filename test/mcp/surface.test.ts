@@ -141,12 +141,13 @@ for (const [name, connect] of CLIENTS) {
       expect(other.completion.values).toEqual([]);
     });
 
-    test("the message template: listed with its icon; nothing in resources/list", async () => {
+    test("the message templates (the first mailbox's, a named one's): listed with their icon; nothing in resources/list", async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([expect.objectContaining({
-        name: "message", uriTemplate: TEMPLATE, mimeType: "text/plain",
-        icons: expect.arrayContaining([expect.objectContaining({ src: `${srv.baseUrl}/icons/read-64.png` })]),
-      })]);
+      const icons = expect.arrayContaining([expect.objectContaining({ src: `${srv.baseUrl}/icons/read-64.png` })]);
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({ name: "message", uriTemplate: TEMPLATE, mimeType: "text/plain", icons }),
+        expect.objectContaining({ name: "message-in-account", uriTemplate: "mailbox://message/{account}/{folder}/{uid}", mimeType: "text/plain", icons }),
+      ]);
       expect((await client.listResources()).resources).toEqual([]);
     });
 
