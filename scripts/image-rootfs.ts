@@ -36,7 +36,7 @@ export async function elfNeeds(exe: string): Promise<{ interpreter: string; need
 }
 
 /** Copies a file with its content (symlinks followed), making the parent directories. */
-function place(root: string, from: string, to: string, mode = 0o755): void {
+export function place(root: string, from: string, to: string, mode = 0o755): void {
   const dest = join(root, to);
   mkdirSync(join(dest, ".."), { recursive: true });
   cpSync(from, dest, { dereference: true });

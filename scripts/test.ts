@@ -1,9 +1,10 @@
 // bun run test [bun test args…]: makes sure the real servers the integration tests need are
 // installed (Dovecot, Chromium for the browser tests, Postgres and haproxy for the cluster tests,
-// podman, runc, podman-compose and caddy for the container image tests),
+// podman, runc, podman-compose, CNI's dnsname and caddy for the container image tests),
 // then runs `bun test`.
 // Nothing is mocked away: without Dovecot the suite would fail, so we install it, saying so.
 import { $ } from "bun";
+import { existsSync } from "node:fs";
 
 import { postgresBin } from "../test/support/postgres.ts";
 
@@ -16,6 +17,7 @@ const NEEDED: Array<{ bin: string; pkg: string; why: string; present?: () => boo
   { bin: "runc", pkg: "runc", why: "the container runtime that works on cgroup v1 hybrid hosts, where crun does not" },
   { bin: "podman-compose", pkg: "podman-compose", why: "brings compose.yaml up in test/image" },
   { bin: "caddy", pkg: "caddy", why: "the HTTPS proxy of the compose test's caddy setup" },
+  { bin: "dnsname", pkg: "golang-github-containernetworking-plugin-dnsname", why: "service names on compose networks (podman's CNI backend)", present: () => existsSync("/usr/lib/cni/dnsname") },
 ];
 
 async function ensureInstalled(): Promise<void> {

@@ -20,6 +20,8 @@ import { ClientRegistry } from "./oauth/protocol/clients.ts";
 import { clientDocumentsFor, type DocumentOptions } from "./oauth/protocol/documents/documents.ts";
 import { TokenEvents } from "./oauth/lifecycle/token-events.ts";
 import type { Store } from "./store/store.ts";
+import { SendCaps } from "./sending/caps.ts";
+import { appendGrantNotice } from "./mail/write/grant-notice.ts";
 
 /** What a caller may put in place of the service's own parts; every field defaults to what the service uses. */
 export interface ServiceOverrides {
@@ -65,7 +67,11 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, mailboxes: store.mailboxes, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });
+  // The owner's page shows each grant's sends against the same caps the send gate counts.
+  const sendCaps = new SendCaps(store.limits, config.sendLimits);
   const deps = {
+    caps: (grantId: string) => sendCaps.used(grantId),
+    ...(config.notifyGrants ? { notifyGrant: appendGrantNotice(clock) } : {}),
     config, store, clients, clock, log, events, providers, runtime, mcp,
     verifyLogin: overrides.verifyLogin ?? verifyLogin, timeouts: overrides.timeouts ?? DEFAULT_HTTP_TIMEOUTS,
   } satisfies AppDeps & Record<string, unknown>;

@@ -33,6 +33,8 @@ export interface Settings {
   openRegistration: boolean;
   /** Messages one grant may send per hour and per day, counted across instances (docs/design.md §7). */
   sendLimits: SendLimits;
+  /** A notice in the INBOX of a mailbox an app was given access to (MAILBOX_MCP_NOTIFY_GRANTS, default on). */
+  notifyGrants: boolean;
   /** OAuth mail providers: the Microsoft and Google presets when configured, and the providers file (docs/design.md §5). */
   oauth: OAuthSettings;
   /** Whose mailboxes may be connected (./allowed-mailboxes.ts, docs/oauth.md §10); null: not set (anyone). */
@@ -135,6 +137,8 @@ function checked(e: Env, r: ResolvedSources): Settings {
     databaseUrl: databaseUrl(e.MAILBOX_MCP_DATABASE_URL),
     openRegistration: bool("MAILBOX_MCP_OPEN_REGISTRATION", e.MAILBOX_MCP_OPEN_REGISTRATION),
     sendLimits: sendLimits(e.MAILBOX_MCP_SEND_LIMITS),
+    // On unless said otherwise: the person learns of every app given their mailbox (docs/owner.md §6).
+    notifyGrants: e.MAILBOX_MCP_NOTIFY_GRANTS === undefined || e.MAILBOX_MCP_NOTIFY_GRANTS === "" || bool("MAILBOX_MCP_NOTIFY_GRANTS", e.MAILBOX_MCP_NOTIFY_GRANTS),
     oauth: parseOAuthSettings(e, allowPrivateHosts, r.file),
     allowedMailboxes: allowedMailboxes(e.MAILBOX_MCP_ALLOWED_MAILBOXES),
     clientMetadataDocuments: bool("MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS", e.MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS),

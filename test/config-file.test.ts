@@ -28,6 +28,9 @@ const acme = {
   imap: { host: "imap.acme.example", port: 993, security: "tls" }, smtp: { host: "smtp.acme.example", port: 465, security: "tls" },
 };
 const providersJson = join(root, "providers.json");
+/** `entry` as one `[[oauth_providers]]` table, objects as inline tables. */
+const providerTable = (entry: Record<string, unknown>) => `[[oauth_providers]]\n${Object.entries(entry).map(([k, v]) =>
+  `${k} = ${typeof v === "object" && !Array.isArray(v) ? `{ ${Object.entries(v as object).map(([a, b]) => `${a} = ${JSON.stringify(b)}`).join(", ")} }` : JSON.stringify(v)}`).join("\n")}`;
 writeFileSync(providersJson, JSON.stringify({ providers: [acme] }));
 
 /** A value other than the default for every setting the file may hold, and what it needs beside it. */
@@ -49,6 +52,7 @@ const SAMPLES: Record<string, { value: string; with?: Record<string, string> }> 
   client_metadata_documents: { value: "1" },
   allowed_mailboxes: { value: "@example.org,imap.example.org" },
   send_limits: { value: "5/h,50/d" },
+  notify_grants: { value: "false" },
   imap_max_connections: { value: "42" },
   microsoft_client_id: { value: "ms-id" },
   microsoft_client_secret: { value: "ms-secret", with: { microsoft_client_id: "ms-id" } },
@@ -117,7 +121,7 @@ describe("the settings file", () => {
     ["a bad value", `send_limits = "10/m"`, `send_limits: "10/m" is not a count per hour or per day`],
     ["a bad port", `port = 0`, `port: "0" is not a port (1-65535)`],
     ["a boolean where text belongs", `host = true`, "host: must be a string"],
-    ["an unknown key", `notify_grants = true`, "notify_grants: is not a setting (see mailbox-mcp --help)"],
+    ["an unknown key", `notify_grant = true`, "notify_grant: is not a setting (see mailbox-mcp --help)"],
     ["the data dir", `data_dir = "/elsewhere"`, "data_dir: cannot be set in the settings file"],
     ["half a preset", `microsoft_client_secret = "s"`, "microsoft_client_secret: is set but MAILBOX_MCP_MICROSOFT_CLIENT_ID is not"],
     ["a bad provider", `[[oauth_providers]]\nid = "microsoft"`, `oauth_providers[0].id "microsoft" is a built-in provider's id`],
@@ -140,10 +144,20 @@ describe("the settings file", () => {
   });
 
   test("[[oauth_providers]] tables are the providers file's entries", () => {
-    const entry = Object.entries(acme).map(([k, v]) => `${k} = ${typeof v === "object" && !Array.isArray(v) ? `{ ${Object.entries(v).map(([a, b]) => `${a} = ${JSON.stringify(b)}`).join(", ")} }` : JSON.stringify(v)}`);
-    const { dir } = dataDirWith(`[[oauth_providers]]\n${entry.join("\n")}`);
+    const { dir } = dataDirWith(providerTable(acme));
     const inline = parseSettings([], { MAILBOX_MCP_DATA_DIR: dir }).oauth.file;
     expect(inline).toEqual(parseSettings([], { MAILBOX_MCP_OAUTH_PROVIDERS_FILE: providersJson, MAILBOX_MCP_DATA_DIR: join(root, "none") }).oauth.file);
+  });
+
+  test("[[oauth_providers]] takes an issuer through the providers file's check: a URL, kept exactly; anything else names the key", () => {
+    const table = (issuer: string) => providerTable({ ...acme, issuer });
+    const good = dataDirWith(table("https://id.acme.example/tenant"));
+    expect(parseSettings([], { MAILBOX_MCP_DATA_DIR: good.dir }).oauth.file[0]!.issuer).toBe("https://id.acme.example/tenant");
+    expect(parseSettings([], { MAILBOX_MCP_DATA_DIR: dataDirWith(providerTable(acme)).dir }).oauth.file[0]!.issuer).toBeNull();
+    const bad = dataDirWith(table("not a url"));
+    const msg = problem(() => parseSettings([], { MAILBOX_MCP_DATA_DIR: bad.dir }));
+    expect(msg).toStartWith(`${bad.path}: `);
+    expect(msg).toContain("issuer");
   });
 
   test("a secret in a file others can read: a warning, not a stop; none for 0600 or no secret", () => {

@@ -43,6 +43,7 @@ export const SETTINGS: readonly SettingRow[] = [
   { name: "client_metadata_documents", kind: "switch", default: "false", help: "accept clients whose client_id is the https URL of their metadata document; needs allowed_mailboxes" },
   { name: "allowed_mailboxes", kind: "list", arg: "LIST", default: "none (any mailbox)", help: "whose mailboxes may be connected: addresses, @domains and IMAP hosts, or * for anyone" },
   { name: "send_limits", kind: "text", arg: "N/h,N/d", default: "30/h,200/d", help: "messages one grant may send per hour and per day" },
+  { name: "notify_grants", kind: "switch", default: "true", help: "put a notice in the mailbox's INBOX (IMAP APPEND, nothing sent) when an app is given access to it" },
   { name: "imap_max_connections", kind: "number", arg: "N", default: "auto (sized from memory and the file limit)", help: "most IMAP connections held at once, one per active mailbox" },
   { name: "microsoft_client_id", kind: "text", arg: "ID", default: "none", help: "\"Sign in with Microsoft\" on the setup page (Outlook.com, Microsoft 365)" },
   { name: "microsoft_client_secret", kind: "text", arg: "SECRET", default: "none (a public client)", help: "the Microsoft app's client secret", secret: "whole" },

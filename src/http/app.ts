@@ -20,6 +20,8 @@ import { oauthRoutes } from "./routes/oauth.ts";
 import { registerRoutes } from "./routes/register.ts";
 import { corsPolicy, securityHeaders } from "./plugins/security.ts";
 import { setupRoutes } from "./routes/setup.ts";
+import { accountRoutes } from "./routes/account.ts";
+import type { CapsUsed } from "../oauth/account/page-data.ts";
 import { providerSignInRoutes } from "./routes/provider-sign-in.ts";
 import { timeoutsOf, type HttpTimeouts } from "./body/timeouts.ts";
 
@@ -38,6 +40,10 @@ export interface AppDeps {
   mcp: McpAnswering;
   /** The OAuth mail providers of the configuration (docs/design.md §5): the form offers them, the callback finishes their sign-ins. */
   providers: SignInStartDeps["providers"];
+  /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent when MAILBOX_MCP_NOTIFY_GRANTS is off. */
+  notifyGrant?: ConnectDeps["notify"];
+  /** Sends of a grant against its caps, for the owner's page (src/sending/caps.ts, from src/composition.ts). */
+  caps: CapsUsed;
   /** Defaults to DEFAULT_HTTP_TIMEOUTS; give serve() the same idleSeconds. */
   timeouts?: HttpTimeouts;
 }
@@ -52,7 +58,7 @@ export function createApp(deps: AppDeps) {
   // One count of live mail-server logins for both doors that log in (the form, a provider's callback):
   // MAX_INFLIGHT_LOGINS bounds this process's sockets, not each route's (src/oauth/setup/connect.ts).
   const liveLogins: ConnectDeps["inflight"] = { count: 0 };
-  const login = { verifyLogin: deps.verifyLogin, liveLogins };
+  const login = { verifyLogin: deps.verifyLogin, liveLogins, notifyGrant: deps.notifyGrant };
   return new Elysia({ name: "mailbox-mcp" })
     .use(securityHeaders())
     .use(corsPolicy(config))
@@ -63,6 +69,7 @@ export function createApp(deps: AppDeps) {
     .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, ...login, formBodyMs }))
     .use(providerSignInRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
+    .use(accountRoutes({ config, store, limits, clock, log, events, ...login, caps: deps.caps, formBodyMs }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

@@ -44,6 +44,12 @@ export class SendCaps {
     return { window: LABELS[index]!, max: this.windows[index]!.w.max, waitMs };
   }
 
+  /** Sends counted now in each window against its cap: the owner's page shows them (docs/owner.md §7). */
+  async used(grantId: string): Promise<Array<{ window: CapRefusal["window"]; used: number; max: number }>> {
+    return Promise.all(this.windows.map(async ({ bucket, w }, index) =>
+      ({ window: LABELS[index]!, used: await this.store.count(bucket, grantId, w.windowMs), max: w.max })));
+  }
+
   /** Whether a send would fit now, taking nothing: asked before the person is asked to confirm. */
   async check(grantId: string): Promise<CapRefusal | null> {
     for (const [index, { bucket, w }] of this.windows.entries()) {

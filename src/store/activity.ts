@@ -48,12 +48,16 @@ export interface ActivityDetails {
    * dry_run, or repeat: a retried request answered with its first outcome). docs/owner.md §4.
    */
   decision?: string;
+  /** The owner's page changed a connection's send policy to this (docs/owner.md §7). */
+  send_policy?: string;
   /** The first line of the error the caller saw. */
   error?: string;
 }
 
 export interface ActivityEntry {
   grantId: string;
+  /** The mailbox the row is about; by default the grant's (src/store/owner-view.ts finds rows by it). */
+  mailboxKey?: string;
   tool: string;
   outcome: ActivityOutcome;
   details: ActivityDetails;
@@ -83,8 +87,10 @@ export class ActivityLog {
   async record(entry: ActivityEntry): Promise<void> {
     const at = this.clock();
     const sealed = await sealRecord(this.masterKey, entry.details, `activity:${entry.grantId}:${at}`);
-    await this.db.q`INSERT INTO activity (at, grant_id, tool, outcome, sealed_details)
-      VALUES (${at}, ${entry.grantId}, ${entry.tool}, ${entry.outcome}, ${sealed})`;
+    // The mailbox is kept with the row: it outlives its grant, and the owner's page lists rows by mailbox.
+    await this.db.q`INSERT INTO activity (at, grant_id, tool, outcome, sealed_details, decision, mailbox_key)
+      VALUES (${at}, ${entry.grantId}, ${entry.tool}, ${entry.outcome}, ${sealed}, ${entry.details.decision ?? null},
+              COALESCE(${entry.mailboxKey ?? null}, (SELECT mailbox_key FROM grants WHERE id = ${entry.grantId})))`;
   }
 
   /** Matching rows, oldest first. */
@@ -97,6 +103,11 @@ export class ActivityLog {
       const row = { id: int(r.id), at: int(r.at), grantId: r.grant_id as string, tool: r.tool as string, outcome: r.outcome as ActivityOutcome };
       return { ...row, details: await this.open(row, bytes(r.sealed_details)) };
     }));
+  }
+
+  /** open() for the owner's page (src/store/owner-view.ts): the same sealing, one place. */
+  openDetails(row: { grantId: string; at: number }, sealed: Uint8Array): Promise<ActivityDetails | null> {
+    return this.open(row, sealed);
   }
 
   private async open(row: { grantId: string; at: number }, sealed: Uint8Array): Promise<ActivityDetails | null> {

@@ -1,4 +1,4 @@
-// The mailboxes of a connection (migration 15, docs/design.md §3 "Several mailboxes in one
+// The mailboxes of a connection (migration 16, docs/design.md §3 "Several mailboxes in one
 // connection"): one row per mailbox, its credentials sealed under the grant's one data key (only the
 // code or token unwraps it), its label under the master key. Read by the MCP runtime (which
 // mailboxes a token may name, each one's policy) and by the owner's `revoke <address>`.

@@ -82,7 +82,7 @@ export class GrantRenewals {
          WHERE t.token_hash = ${hash} AND t.expires_at > ${now} AND g.position = ${position}`;
     const row = rows[0];
     if (!row) return null;
-    const aad = row.aad; // the mailbox's own AAD (migration 15); the data key's stays the grant's
+    const aad = row.aad; // the mailbox's own AAD (migration 16); the data key's stays the grant's
     const dataKey = await unwrapDataKey(this.masterKey, token, bytes(row.wrapped_key), `grant:${row.grant_id}`);
     try {
       const stored = await open(dataKey, bytes(row.sealed_credentials), aad);

@@ -63,7 +63,7 @@ export class GrantStore {
       return await this.db.tx(async (tx) => {
         // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
         if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-        // The credentials live in grant_mailboxes (migration 15); the grant's own column stays empty.
+        // The credentials live in grant_mailboxes (migration 16); the grant's own column stays empty.
         await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
           VALUES (${grantId}, ${new Uint8Array(0)}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
                   ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;

@@ -60,6 +60,13 @@ export class LimitStore {
     for (const k of sortedKeys) await tx`SELECT pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
   }
 
+  /** Events under `key` in the last `windowMs`: what the owner's page shows against a cap (docs/owner.md §7). */
+  async count(bucket: string, key: string, windowMs: number): Promise<number> {
+    const [row] = await this.db.q<{ n: unknown }>`
+      SELECT COUNT(*) AS n FROM limit_events WHERE bucket = ${bucket} AND key = ${this.keyOf(bucket, key)} AND at > ${this.clock() - windowMs}`;
+    return row ? int(row.n) : 0;
+  }
+
   /** How long (ms) until `reserve` would admit an event under every key; 0 when it would now. Takes nothing. */
   async wait(bucket: string, keys: string[], w: Window): Promise<number> {
     const hashed = [...new Set(keys.map((k) => this.keyOf(bucket, k)))];

@@ -3,7 +3,7 @@
 // folder under that UIDVALIDITY, makes an address known from \Sent: it was there before this server
 // could touch the mailbox. Taken at connect (the live IMAP login); for a grant made before schema 13,
 // at its first send check. Rows go with their grant (ON DELETE CASCADE). Keyed by the mailbox's scope
-// (./mailbox-scope.ts, migration 15): each mailbox of a connection has its own mark.
+// (./mailbox-scope.ts, migration 16): each mailbox of a connection has its own mark.
 import type { Clock } from "../clock.ts";
 import type { SentMark } from "../sent-mark.ts";
 import type { Db, Sql } from "./db.ts";

@@ -3,6 +3,7 @@
 // against the store's key check value, and hands out one object per concept.
 import type { Clock } from "../clock.ts";
 import { openPostgres, openSqlite, sqliteDb, type Db } from "./db.ts";
+import { AccountSessions } from "./account-sessions.ts";
 import { ActivityLog } from "./activity.ts";
 import { ClientStore } from "./clients.ts";
 import { GrantAdmin } from "./grant-admin.ts";
@@ -13,6 +14,7 @@ import { PendingMailboxes } from "./pending-mailboxes.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
 import { MailboxIdentities } from "./mailbox-identities.ts";
+import { OwnerView } from "./owner-view.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
 import { Revocations } from "./revocations.ts";
@@ -41,6 +43,10 @@ export interface Store {
   /** The cross-process revocation signal (revocations.ts). */
   revocations: Revocations;
   activity: ActivityLog;
+  /** The owner's page: one mailbox's connections, activity and actions (owner-view.ts). */
+  ownerView: OwnerView;
+  /** Signed-in browsers on the owner's page (account-sessions.ts). */
+  accountSessions: AccountSessions;
   /** 2025-era MCP session rows (mcp-sessions.ts). */
   sessions: SessionRows;
   /** Answers relayed between instances on 2025-era sessions (session-answers.ts). */
@@ -130,6 +136,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   const sendConfirmations = new SendConfirmations(db, clock);
   const sessionAnswers = new SessionAnswers(db, clock);
   const upstreamFlows = new UpstreamFlows(db, masterKey, clock);
+  // Bookkeeping too: a disk sync per write call stalled every other request (docs/decisions.md "Store").
+  const activity = new ActivityLog(sessionDb, masterKey, clock);
+  const accountSessions = new AccountSessions(db, masterKey, clock);
   return {
     db,
     grants,
@@ -140,8 +149,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     clients,
     admin: new GrantAdmin(db, masterKey, clock),
     revocations: new Revocations(db),
-    // Bookkeeping too: a disk sync per write call stalled every other request (docs/decisions.md "Store").
-    activity: new ActivityLog(sessionDb, masterKey, clock),
+    activity,
+    ownerView: new OwnerView(db, activity, clock),
+    accountSessions,
     sessions: new SessionRows(sessionDb),
     sessionAnswers,
     sendLedger,
@@ -160,6 +170,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
       await sendLedger.purge();
       await sendConfirmations.purge();
       await sessionAnswers.purge();
+      await accountSessions.purgeExpired();
     },
     async close() {
       if (sessionDb !== db) await sessionDb.close();

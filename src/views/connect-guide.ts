@@ -10,6 +10,8 @@ export type { GuideClient } from "./connect-clients.ts";
 
 export interface ConnectGuide {
   mcpUrl: string;
+  /** The owner's page: where a person sees and revokes the apps holding their mailbox (docs/owner.md §7). */
+  accountUrl: string;
   clientId: string;
   /** The secret, or where to get it when it must not be shown. */
   secret: string;
@@ -34,6 +36,7 @@ export function connectGuide(s: GuideSettings): ConnectGuide {
   const secret = s.clientSecret ?? "<client secret>";
   return {
     mcpUrl: mcp,
+    accountUrl: `${s.baseUrl}/account`,
     clientId: s.clientId,
     secret: s.clientSecret ?? SECRET_ELSEWHERE,
     secretShown: s.clientSecret !== null,
@@ -81,6 +84,7 @@ export function guideText(g: ConnectGuide): string {
     ...(g.mailboxes === null ? [] : [`  Mailboxes allowed : ${plain(g.mailboxes)}`]),
     `  Client ID         : ${g.clientId}`,
     `  Client secret     : ${plain(g.secret)}`,
+    `  Your apps         : ${g.accountUrl} (sign in with the mailbox to see and revoke the apps that hold it)`,
     `  Sign in at        : ${g.signIn.providers.length ? g.signIn.providers.join("; ") : "no provider (app passwords only)"}`, "",
     plain(g.note), plain(g.signIn.note), "",
   ];

@@ -28,6 +28,7 @@ export function FrontDoor({ nonce, version, healthUrl, guide }: FrontDoorProps):
           <dt>MCP server URL</dt><dd><code safe>{guide.mcpUrl}</code></dd>
           <dt>OAuth client ID</dt><dd><code safe>{guide.clientId}</code></dd>
           <dt>OAuth client secret</dt><dd><Line text={guide.secret} /></dd>
+          <dt>Your apps</dt><dd><a href="/account">See and revoke the apps connected to your mailbox</a></dd>
           <dt>Health</dt><dd><a href={Html.escapeHtml(healthUrl)}><code safe>{healthUrl}</code></a></dd>
           <dt>Sign in at</dt><dd safe>{guide.signIn.providers.length ? guide.signIn.providers.join("; ") : "no provider: app passwords only"}</dd>
         </dl>

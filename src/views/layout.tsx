@@ -31,6 +31,9 @@ button:disabled{background:#8c959f;cursor:progress}
 details{margin-top:.75rem}summary{cursor:pointer;color:#0969da}
 details ul{padding-left:1.2rem}
 a{color:#0969da}
+button:focus-visible,a:focus-visible,summary:focus-visible{outline:3px solid #80b3ff;outline-offset:2px}
+button.secondary{background:#fff;color:#1f2328;border:1px solid #8c959f}button.danger{background:#cf222e}
+.conn{border-top:1px solid #d0d7de;padding-top:.75rem;margin-top:1rem}.log{padding-left:0;list-style:none}.log li{border-top:1px solid #eaeef2;padding:.4rem 0;overflow-wrap:anywhere}
 code{font-size:.9em;overflow-wrap:anywhere}
 h2{font-size:1.1rem;margin:1.5rem 0 .25rem}
 ol{padding-left:1.4rem;margin:.25rem 0}li{margin:.3rem 0}

@@ -99,7 +99,7 @@ function ServerRow({ kind, v }: { kind: "imap" | "smtp"; v: SetupFormValues }): 
   ) as string;
 }
 
-function ProviderOption({ p, selected }: { p: Provider; selected: boolean }): string {
+export function ProviderOption({ p, selected }: { p: Provider; selected: boolean }): string {
   return (
     <option value={p.id} selected={selected} data-url={attr(p.app_password_url ?? "")} data-notes={attr(p.notes)} safe>
       {p.name}
@@ -123,7 +123,7 @@ function HelpList(): string {
   ) as string;
 }
 
-function ChosenHelp({ provider }: { provider?: string }): string {
+export function ChosenHelp({ provider }: { provider?: string }): string {
   const p = provider ? findProvider(provider) : undefined;
   if (!p || !p.app_password_url) return (<p id="app-password-help" class="hint" safe>{p?.notes ?? ""}</p>) as string;
   return (
@@ -135,7 +135,7 @@ function ChosenHelp({ provider }: { provider?: string }): string {
   ) as string;
 }
 
-function CustomServer({ v }: { v: SetupFormValues }): string {
+export function CustomServer({ v }: { v: SetupFormValues }): string {
   return (
     <fieldset id="custom">
       <legend>Custom server (only for “Other”)</legend>
@@ -175,6 +175,8 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [], co
       <IdentityFields sendAs={v.send_as} signature={v.signature} />
       <AnotherChoice max={MAX_MAILBOXES} count={connected.length} />
       <button id="connect" type="submit">Connect mailbox</button>
+      <p class="hint">Afterwards, see what the app does and take its access back at <a href="/account" target="_blank"
+        rel="noopener noreferrer">your mailbox's apps page</a>.</p>
       <SignInButtons choices={signIn} />
       <p id="connecting" class="hint" role="status" hidden>Connecting… checking your login with your mail server
         (this can take up to 15 seconds).</p>

@@ -126,6 +126,17 @@ describe("POST /oauth/connect", () => {
     expect(html).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;@x.test"');
   });
 
+  test("a control character in the email: 400 form with the reason, no login tried", async () => {
+    const h = await getHarness();
+    const { app } = testApp();
+    const ids = await start(app);
+    const res = await connect(app, aliceFields(h, ids, { email: `${h.dovecot.users.alice.email}\u0001` }));
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("The email address contains a control character");
+    expect(html).toContain('name="csrf_token"');
+  });
+
   test("mail server unreachable: 502 with the message", async () => {
     const h = await getHarness();
     const { app } = testApp();

@@ -5,27 +5,26 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { $ } from "bun";
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chownSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
-import { buildImage } from "../../scripts/build-image.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/app.ts";
 import { freePort } from "../support/dovecot.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { podman, removeAll, ULIMITS } from "../support/podman.ts";
 import { until } from "../support/until.ts";
-import { obtainCode, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
+import { obtainCode, postForm, tokenFields } from "../oauth/flow.ts";
 import { allowedImageFile } from "./contents.ts";
+import { testImage } from "./test-image.ts";
+import { via } from "./via.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
-const work = mkdtempSync(join(tmpdir(), "image-"));
 const run = `i46-${process.pid}`;
-const TAG = `localhost/mailbox-mcp-test:${run}`;
 const containers: string[] = [];
 const volume = `${run}-data`;
 let h: Harness;
 let exeSize = 0;
+let work = "";
+let TAG = "";
 
 /** Starts a container of the test image on the host network, on its own port; waits for /health. */
 async function start(name: string, port: number, extra: string[] = []): Promise<{ base: string; ms: number }> {
@@ -48,17 +47,6 @@ async function terminate(name: string): Promise<{ code: number; ms: number }> {
   return { code, ms: performance.now() - started };
 }
 
-/** flow.ts speaks http://localhost URLs to app.handle(); send them to the container instead. */
-const via = (base: string): Handler => ({
-  async handle(req) {
-    const url = new URL(req.url);
-    return fetch(`${base}${url.pathname}${url.search}`, {
-      method: req.method, headers: req.headers, redirect: "manual",
-      body: req.method === "GET" || req.method === "HEAD" ? undefined : await req.arrayBuffer(),
-    });
-  },
-});
-
 async function recentMail(base: string, token: string) {
   const client = new Client({ name: "image-test", version: "0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
@@ -70,19 +58,12 @@ async function recentMail(base: string, token: string) {
 }
 
 beforeAll(async () => {
-  const t0 = performance.now();
   h = await getHarness();
-  const build = Bun.spawnSync(["bun", "scripts/build.ts", "--outdir", work], { cwd: ROOT, stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
-  exeSize = statSync(join(work, "mailbox-mcp")).size;
-  const t1 = performance.now();
-  await buildImage({ arch: "amd64", exe: join(work, "mailbox-mcp"), tag: TAG, context: join(work, "context"), source: "https://example.test/mailbox-mcp" });
-  console.log(`image test: executables built in ${Math.round(t1 - t0)} ms, image in ${Math.round(performance.now() - t1)} ms`);
+  ({ tag: TAG, exeSize, work } = await testImage());
 }, 180_000);
 
 afterAll(async () => {
   await removeAll(containers, [volume]);
-  await $`podman rmi -f ${TAG}`.quiet().nothrow();
 }, 60_000);
 
 describe("the container image", () => {

@@ -21,6 +21,14 @@ describe("setup form fields → MailAccount", () => {
     });
   });
 
+  test("a control character in the email or login name: refused with the reason (a line break, NUL, bidi override)", () => {
+    for (const f of [{ email: "me@example.org\r\n" }, { email: "m\u0000e@example.org" }, { email: "me\u202e@example.org" }, { username: "me\u001b[2J" }]) {
+      const r = parseConnectFields({ ...custom, ...f });
+      expect(r).toEqual({ ok: false, message: expect.stringContaining("contains a control character") });
+    }
+    expect(parseConnectFields({ ...custom, username: "me" }).ok).toBe(true);
+  });
+
   test("custom: hosts, ports, security and an optional login name; password verbatim", () => {
     const r = parseConnectFields({ ...custom, username: "me" });
     if (!r.ok) throw new Error(r.message);

@@ -1,7 +1,8 @@
 // The pieces of a sign-in that need no provider: when a token is renewed (docs/oauth-providers.md §3),
 // which address the ID token names, and how a provider's refusal is worded (§4).
 import { describe, expect, test } from "bun:test";
-import { addressFromClaims, jwtClaims } from "../../src/oauth/provider-sign-in/address.ts";
+import { addressFromClaims, jwtClaims, learnAddress } from "../../src/oauth/provider-sign-in/address.ts";
+import type { OAuthProvider } from "../../src/oauth/provider-sign-in/provider.ts";
 import { renewalFor, retryLater } from "../../src/oauth/provider-sign-in/lifetime.ts";
 import { upstreamError } from "../../src/oauth/provider-sign-in/errors.ts";
 
@@ -34,6 +35,19 @@ describe("the address a sign-in names", () => {
     expect(addressFromClaims({ email: "a@x.example", email_verified: false, upn: "c@x.example" })).toBe("c@x.example");
     expect(addressFromClaims({ preferred_username: "not an address" })).toBeNull();
     expect(jwtClaims("garbage")).toBeNull();
+  });
+
+  test("an address with a control character is refused in words, from userinfo or the ID token, never skipped", async () => {
+    const p = { name: "Acme", addressFrom: "userinfo", userinfoEndpoint: "https://acme.test/userinfo" } as OAuthProvider;
+    const tokens = { accessToken: "at", refreshToken: "rt", expiresIn: 60, idToken: null };
+    const answering = (claims: object) => async () => Response.json(claims);
+    for (const email of ["a@x.example\n", "a\u0085b@x.example", "a@x.example\u2028"]) {
+      const err = await learnAddress(p, tokens, "", answering({ email, preferred_username: "b@x.example" })).catch((e: unknown) => e);
+      expect(err).toMatchObject({ kind: "misconfigured", message: expect.stringContaining("Acme named the mailbox you signed in to with a control character") });
+      const fromToken = { ...p, addressFrom: "id_token" } as OAuthProvider;
+      await expect(learnAddress(fromToken, { ...tokens, idToken: jwt({ upn: email }) }, "")).rejects.toThrow("control character");
+    }
+    expect(await learnAddress(p, tokens, "", answering({ email: "a@x.example" }))).toBe("a@x.example");
   });
 });
 

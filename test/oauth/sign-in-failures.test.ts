@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 import type { FakeClient } from "../support/fake-oauth/server.ts";
-import { formIds, REDIRECT, tokenFields } from "./flow.ts";
-import { signIn, type SignInResult } from "./sign-in-flow.ts";
+import { formIds, newVerifier, REDIRECT, tokenFields } from "./flow.ts";
+import { formAgain, openForm, signIn } from "./sign-in-flow.ts";
 import { parseAllowedMailboxes, type AllowedMailboxes } from "../../src/allowed-mailboxes.ts";
 
 let h: Harness;
@@ -36,17 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await srv?.stop();
 });
-
-/** The callback answered with the setup form again: its status, its message, and never a Location. */
-async function formAgain(r: SignInResult, status: number): Promise<{ message: string; html: string }> {
-  expect(r.res.headers.get("location")).toBeNull();
-  const html = await r.res.text();
-  expect(r.res.status).toBe(status);
-  expect(html).toContain('name="csrf_token"');
-  const message = /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] ?? "";
-  const decoded = message.replace(/&#x27;|&#39;/g, "'").replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
-  return { message: decoded, html };
-}
 
 describe("failures back on the form", () => {
   test("consent declined at the provider → 401, and the form works again afterwards", async () => {
@@ -96,6 +85,33 @@ describe("failures back on the form", () => {
     const { message } = await formAgain(await signIn(srv.baseUrl, "fake", { login: "bob@example.test" }), 403);
     expect(message).toContain("accepted the login bob@example.test, but this server only connects the mailboxes its owner has listed");
     expect((await srv.deps.store.admin.list()).length).toBe(grants);
+  });
+
+  test("an ID token naming the mailbox with a control character → 502 in words, no grant; no fallback to another claim", async () => {
+    const grants = (await srv.deps.store.admin.list()).length;
+    for (const email of ["alice@example.test\r\nX-Injected: 1", "ali\u0001ce@example.test", "alice@example.test\u202e"]) {
+      fake.idTokenClaims = { email };
+      try {
+        const { message } = await formAgain(await signIn(srv.baseUrl, "fake"), 502);
+        expect(message).toContain("Fake Mail named the mailbox you signed in to with a control character");
+      } finally {
+        fake.idTokenClaims = {};
+      }
+    }
+    expect((await srv.deps.store.admin.list()).length).toBe(grants);
+  });
+
+  test("a typed email or login name with a control character → 400 on the form before the provider is asked", async () => {
+    for (const form of [{ email: "alice@example.test\u0000" }, { username: "alice\tx" }] as Record<string, string>[]) {
+      const { ids } = await openForm(srv.baseUrl, newVerifier());
+      const res = await fetch(`${srv.baseUrl}/oauth/connect`, {
+        method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...ids, provider: "fake", ...form }),
+      });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).toContain("contains a control character");
+    }
   });
 
   test("the app refused at the token endpoint (a bad client secret) → 502 for whoever runs the server", async () => {

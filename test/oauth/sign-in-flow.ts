@@ -1,6 +1,7 @@
 // Driving a sign-in at the fake OAuth provider over real HTTP, as a browser would: the setup form →
 // POST /oauth/connect (303 to the provider, with the sign-in cookie) → the provider's consent page →
 // its decision (302 back to /oauth/upstream/callback) → our answer. Shared by the sign-in tests.
+import { expect } from "bun:test";
 import type { FakeClient, FakeOAuthProvider } from "../support/fake-oauth/server.ts";
 import { authorizeQuery, formIds, newVerifier, REDIRECT, tokenFields } from "./flow.ts";
 
@@ -68,6 +69,17 @@ export async function signedInToken(base: string, providerId: string, opts: Sign
 /** A fake-provider client whose tokens run on `clock()` (set once the server's manual clock exists). */
 export function fakeClient(oauth: FakeOAuthProvider, base: string, clock: { now: () => number }, over: { accessTtlS?: number; rotate?: boolean } = {}): FakeClient {
   return oauth.client({ redirectUris: [`${base}/oauth/upstream/callback`], clock: () => clock.now(), ...over });
+}
+
+/** The callback answered with the setup form again: its status, its message, and never a Location. */
+export async function formAgain(r: SignInResult, status: number): Promise<{ message: string; html: string }> {
+  expect(r.res.headers.get("location")).toBeNull();
+  const html = await r.res.text();
+  expect(r.res.status).toBe(status);
+  expect(html).toContain('name="csrf_token"');
+  const message = /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1] ?? "";
+  const decoded = message.replace(/&#x27;|&#39;/g, "'").replaceAll("&quot;", '"').replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return { message: decoded, html };
 }
 
 export { REDIRECT };

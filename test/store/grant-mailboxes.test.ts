@@ -18,9 +18,9 @@ closeStoresAfterEach();
 
 for (const backend of BACKENDS) {
   describe(`grant_mailboxes on ${backend.name}`, () => {
-    test("migration 15: an existing grant becomes a one-mailbox connection; its token still opens it", async () => {
+    test("migration 16: an existing grant becomes a one-mailbox connection; its token still opens it", async () => {
       const db = await backend.create();
-      await migrate(db, 14);
+      await migrate(db, 15);
       const dataKey = newDataKey();
       const sealed = await seal(dataKey, new TextEncoder().encode("old-secret-PW-4411"), "grant:g1");
       const wrapped = await wrapDataKey(master, TOKEN, dataKey, "grant:g1");

@@ -23,6 +23,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: null,
     openRegistration: false,
     sendLimits: { perHour: 30, perDay: 200 },
+    // Off in tests: a notice in the INBOX on every connect would change what other tests count there.
+    notifyGrants: false,
     oauth: { microsoft: null, google: null, file: [] },
     allowedMailboxes: null,
     clientMetadataDocuments: false,

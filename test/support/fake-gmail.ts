@@ -3,17 +3,20 @@
 // [Gmail]/… folders marked with their RFC 6154 use, and a UID MOVE answered with COPYUID, as
 // imap.gmail.com does. Only what a test reads back is kept.
 import type { Socket } from "node:net";
+import { labelSent, sentHandlers, type GmailSent } from "./fake-gmail-sent.ts";
 
 export const GMAIL_CAPS = "IMAP4rev1 X-GM-EXT-1 UIDPLUS MOVE SPECIAL-USE";
 
-export interface GmailState {
+export interface GmailState extends GmailSent {
   /** Labels per UID (raw, as sent on the wire). */
   labels: Map<number, string[]>;
   /** Every STORE and MOVE command line received, for a test to read. */
   commands: string[];
 }
 
-export const gmailState = (): GmailState => ({ labels: new Map([[1, ["\\Inbox"]], [2, ["\\Inbox"]], [3, ["\\Inbox"]]]), commands: [] });
+export const gmailState = (): GmailState => ({
+  labels: new Map([[1, ["\\Inbox"]], [2, ["\\Inbox"]], [3, ["\\Inbox"]]]), commands: [], sent: new Map(), sentUidNext: 40, to: new Map(),
+});
 
 type Reply = (socket: Socket, tag: string, args: string) => boolean | void;
 
@@ -25,7 +28,13 @@ function parseList(text: string): string[] {
 
 const quoted = (l: string) => (l.startsWith("\\") ? l : `"${l.replace(/["\\]/g, "\\$&")}"`);
 
-export function gmailHandlers(state: GmailState, fetchLine: (n: number) => string): Record<string, Reply> {
+/** Gmail's answers over `base` (the plain server's), Sent Mail's over both (./fake-gmail-sent.ts). */
+export function gmailHandlers(state: GmailState, fetchLine: (n: number) => string, base: Record<string, Reply>): Record<string, Reply> {
+  const own = labelHandlers(state, fetchLine);
+  return { ...own, ...sentHandlers(state, { ...base, ...own }, fetchLine) };
+}
+
+function labelHandlers(state: GmailState, fetchLine: (n: number) => string): Record<string, Reply> {
   return {
     LIST: (s, tag, args) => {
       if (args.endsWith('""')) return void s.write(`* LIST (\\Noselect) "/" ""\r\n${tag} OK done\r\n`);
@@ -42,6 +51,7 @@ export function gmailHandlers(state: GmailState, fetchLine: (n: number) => strin
         for (const l of labels) op.startsWith("-") ? now.delete(l) : now.add(l);
         state.labels.set(uid, [...now]);
       }
+      labelSent(state, op, set.split(",").map(Number), labels);
       s.write(`${tag} OK Success\r\n`);
     },
     MOVE: (s, tag, args) => {

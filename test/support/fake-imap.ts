@@ -83,7 +83,7 @@ type Reply = (socket: Socket, tag: string, args: string, byUid?: boolean) => boo
 function handlers(script: Script): Record<string, Reply> {
   const base = plainHandlers(script);
   if (script.courier) return { ...base, ...courierHandlers(script.courier, (n) => fetchLine(n, script)) };
-  return script.gmail ? { ...base, ...gmailHandlers(script.gmail, (n) => fetchLine(n, script)) } : base;
+  return script.gmail ? { ...base, ...gmailHandlers(script.gmail, (n) => fetchLine(n, script), base) } : base;
 }
 
 function plainHandlers(script: Script): Record<string, Reply> {

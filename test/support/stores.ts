@@ -133,6 +133,7 @@ export async function countRows(db: Db, table: keyof typeof COUNTS): Promise<num
 }
 
 const DUMPS = {
+  account_sessions: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM account_sessions`,
   pending_requests: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM pending_requests`,
   grants: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grants`,
   grant_mailboxes: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grant_mailboxes`,

@@ -30,6 +30,8 @@ export interface ProviderSignInRouteOptions {
   verifyLogin: ConnectDeps["verify"];
   /** Live mail-server logins on this instance, shared with the setup form (src/http/app.ts). */
   liveLogins: ConnectDeps["inflight"];
+  /** The INBOX notice of a new grant, when MAILBOX_MCP_NOTIFY_GRANTS is on. */
+  notifyGrant?: ConnectDeps["notify"];
 }
 
 const PARAMS = ["state", "code", "error", "error_description", "iss"] as const;
@@ -49,7 +51,7 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
   const { config, store, providers } = deps;
   const callbackDeps: SignInCallbackDeps = {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
-    verify: deps.verifyLogin, events: deps.events, clock: deps.clock, providers, flows: store.upstreamFlows,
+    verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
     collected: store.pendingMailboxes,
   };
   const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl, collected: store.pendingMailboxes };

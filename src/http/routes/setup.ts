@@ -45,6 +45,8 @@ export interface SetupRouteOptions {
   liveLogins: ConnectDeps["inflight"];
   /** How long a form body may take to arrive (HttpTimeouts.formBodyMs). */
   formBodyMs: number;
+  /** The INBOX notice of a new grant, when MAILBOX_MCP_NOTIFY_GRANTS is on. */
+  notifyGrant?: ConnectDeps["notify"];
 }
 
 const optional = t.Optional(t.String());
@@ -153,7 +155,7 @@ export function setupRoutes(deps: SetupRouteOptions) {
   const authorizeLimits = { pending, limits, clock };
   const signIn = { config, providers: deps.providers, flows: deps.store.upstreamFlows };
   const connectDeps: ConnectDeps = {
-    config, grants, pending, log, limits, inflight: deps.liveLogins, verify: deps.verifyLogin, events: deps.events, signIn,
+    config, grants, pending, log, limits, inflight: deps.liveLogins, verify: deps.verifyLogin, events: deps.events, signIn, notify: deps.notifyGrant,
     identities: deps.store.identities,
     collected: deps.store.pendingMailboxes,
   };

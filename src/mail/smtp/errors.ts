@@ -22,7 +22,9 @@ interface SmtpFailure {
  * 5.2.252 SendAsDenied). Nothing went out; the fix is at the provider.
  */
 function refusedSender(e: SmtpFailure, reply: string, from: string | undefined): MailError | null {
-  const atMailFrom = e.code === "EENVELOPE" && /^MAIL\b/i.test(e.command ?? "");
+  // Only a permanent refusal (5xx, RFC 5321 §4.2.1) says the sender is not allowed: a 4xx at MAIL
+  // FROM (greylisting, "try later") is temporary and worded as such below.
+  const atMailFrom = e.code === "EENVELOPE" && /^MAIL\b/i.test(e.command ?? "") && (e.responseCode ?? 0) >= 500;
   if (!from || !(atMailFrom || /SendAsDenied|5\.2\.252|not owned by user|sender address rejected/i.test(reply))) return null;
   return new MailError("invalid", `The SMTP server refused to send as ${from} (${reply}). Nothing was sent. ` +
     `Set ${from} up at the mail provider as an address this login may send from (Microsoft 365: "Send As" permission on that mailbox; ` +

@@ -10,8 +10,10 @@ import type { OAuthProvider } from "./provider.ts";
 import type { Fetch, TokenSet } from "./token-client.ts";
 import { UpstreamError } from "./errors.ts";
 import { cappedJson, MAX_PROVIDER_ANSWER } from "./capped-body.ts";
+import { hasControlCharacter, isMailboxAddress } from "../setup/mailbox-address.ts";
 
-const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
+/** The claims an address may come from (OIDC Core §5.1; Microsoft's preferred_username and upn). */
+const ADDRESS_CLAIMS = ["email", "preferred_username", "upn"] as const;
 const USERINFO_TIMEOUT_MS = 10_000;
 
 /** The claims of a JWT's payload, or null when it is not one. */
@@ -32,7 +34,7 @@ export function jwtClaims(jwt: string): Record<string, unknown> | null {
  */
 export function addressFromClaims(claims: Record<string, unknown>): string | null {
   const candidates = [claims.email_verified === false ? null : claims.email, claims.preferred_username, claims.upn];
-  for (const c of candidates) if (typeof c === "string" && EMAIL.test(c.trim())) return c.trim();
+  for (const c of candidates) if (typeof c === "string" && isMailboxAddress(c.trim())) return c.trim();
   return null;
 }
 
@@ -57,10 +59,15 @@ async function userinfo(p: OAuthProvider, accessToken: string, fetcher: Fetch): 
 /** The mailbox address, or an UpstreamError saying why it could not be learnt. `typed`: the form's email field. */
 export async function learnAddress(p: OAuthProvider, tokens: TokenSet, typed: string, fetcher: Fetch = fetch): Promise<string> {
   if (p.addressFrom === "form") {
-    if (EMAIL.test(typed)) return typed;
+    if (isMailboxAddress(typed)) return typed;
     throw new UpstreamError("refused", `Enter your ${p.name} email address on the form, then sign in again.`);
   }
   const claims = p.addressFrom === "userinfo" ? await userinfo(p, tokens.accessToken, fetcher) : tokens.idToken ? jwtClaims(tokens.idToken) : null;
+  if (claims && ADDRESS_CLAIMS.some((k) => typeof claims[k] === "string" && hasControlCharacter(claims[k]))) {
+    // Refused, not skipped for the next claim: an address with a control character is no mistake.
+    throw new UpstreamError("misconfigured", `${p.name} named the mailbox you signed in to with a control character in the address ` +
+      "(a line break or another invisible code), which this server does not accept. Nothing was stored.");
+  }
   const address = claims ? addressFromClaims(claims) : null;
   if (address) return address;
   throw new UpstreamError("misconfigured",

@@ -11,7 +11,8 @@ import type { UpstreamFlows } from "../../store/upstream-flows.ts";
 import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
-import { isMailboxAddress, type ConnectFields } from "../setup/connect-form.ts";
+import { controlProblem, type ConnectFields } from "../setup/connect-form.ts";
+import { isMailboxAddress } from "../setup/mailbox-address.ts";
 
 export interface SignInStartDeps {
   config: Pick<Config, "baseUrl">;
@@ -57,6 +58,8 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   if (!access.ok) return { refused: access.message };
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return { refused: send.message };
+  const typed = controlProblem(fields);
+  if (typed) return { refused: typed };
   const binding = randomHex(32);
   const codeVerifier = randomBytes(32).toString("base64url"); // 43 characters (RFC 7636 §4.1)
   const secrets = { requestId: fields.request_id!, csrfToken: fields.csrf_token!, codeVerifier, fields: keptFields(fields, provider.id) };

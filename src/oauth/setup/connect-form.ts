@@ -1,6 +1,7 @@
 // The setup form's fields (docs/design.md §3) turned into a MailAccount, or a message saying what to fix.
 import { findProvider, type Provider, type ProviderEndpoint } from "../../mail/providers/presets.ts";
 import { passwordAuth, type MailAccount, type Security, type ServerEndpoint } from "../../mail/account.ts";
+import { hasControlCharacter, isMailboxAddress } from "./mailbox-address.ts";
 
 /** Every field of POST /oauth/connect; all optional so our own checks, not a schema, decide the answer. */
 export interface ConnectFields {
@@ -34,9 +35,6 @@ export interface ConnectFields {
 
 export type ParsedConnect = { ok: true; account: MailAccount } | { ok: false; message: string };
 
-const EMAIL = /^[^\s@<>"]{1,64}@[^\s@<>"]{1,255}$/;
-/** An address the form accepts: local@domain, without spaces, quotes or angle brackets. */
-export const isMailboxAddress = (value: string): boolean => EMAIL.test(value);
 /** RFC 1123 host names (letters, digits, hyphens, dots) or an IPv4 literal; IPv6 in brackets. */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$|^\[[0-9A-Fa-f:.]+\]$/;
 const SECURITY = new Set<Security>(["tls", "starttls", "none"]);
@@ -64,11 +62,23 @@ function endpoints(provider: Provider, f: ConnectFields): { imap: ServerEndpoint
   return { imap, smtp };
 }
 
+/** The email and login name fields, refused whole when either holds a control character (./mailbox-address.ts). */
+export function controlProblem(f: Pick<ConnectFields, "email" | "username">): string | null {
+  for (const [field, value] of [["email address", f.email], ["login name", f.username]] as const) {
+    if (value && hasControlCharacter(value)) {
+      return `The ${field} contains a control character (a line break, tab or another invisible code). Type it again without it.`;
+    }
+  }
+  return null;
+}
+
 /** Validate the person's input; the password is taken verbatim (app passwords may contain spaces). */
 export function parseConnectFields(f: ConnectFields): ParsedConnect {
   const provider = f.provider ? findProvider(f.provider) : undefined;
   if (!provider) return { ok: false, message: "Choose your email provider." };
   const email = (f.email ?? "").trim();
+  const typed = controlProblem(f);
+  if (typed) return { ok: false, message: typed };
   if (!isMailboxAddress(email)) return { ok: false, message: "Enter your full email address, e.g. name@example.com." };
   const password = f.password ?? "";
   if (!password) return { ok: false, message: "Enter the app password for this mailbox." };

@@ -3,7 +3,7 @@
 // verified login must be listed), then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
-import type { MailAccount } from "../../mail/account.ts";
+import { decodeAccount, type MailAccount } from "../../mail/account.ts";
 import type { NewMailbox } from "../../store/grant-mailboxes.ts";
 import { addMailbox, finishedMailboxes, newMailbox, type SeveralDeps } from "./several.ts";
 import { MailError } from "../../mail/errors.ts";
@@ -24,6 +24,9 @@ import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts
 import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
 import { successRedirect } from "../protocol/redirects.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
+import type { NotifyGrant } from "../../mail/write/grant-notice.ts";
+import { redirectHost } from "../protocol/redirects.ts";
+import { SEND_POLICY_LABELS } from "../../send-policy.ts";
 
 export const CODE_LENGTH = 48; // docs/contract.md §2.2
 export const CODE_TTL_MS = 5 * 60_000;
@@ -50,9 +53,14 @@ export interface ConnectDeps extends SeveralDeps {
   resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
+  /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent with MAILBOX_MCP_NOTIFY_GRANTS=false. */
+  notify?: NotifyGrant;
   /** The mailbox's send-as identities and signature, stored when the login succeeds (src/store/mailbox-identities.ts). */
   identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
+
+/** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
+export type LoginDeps = Pick<ConnectDeps, "config" | "limits" | "inflight" | "verify" | "log" | "resolve">;
 
 /** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
 export const MAX_INFLIGHT_LOGINS = 16;
@@ -113,7 +121,7 @@ async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: strin
  * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
  * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
  */
-async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
+async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   try {
     const proof = await deps.verify(account);
     await slots.failure.release();
@@ -131,7 +139,7 @@ async function tryLogin(deps: ConnectDeps, account: MailAccount, slots: Admissio
 }
 
 /** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: ConnectDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
+async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
   const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
   if (problem) {
     await slots.failure.release();
@@ -190,7 +198,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
  * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
  * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
  */
-export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
+export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
   const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
   const admitted = await admit(deps, keys, pending);
   if ("refused" in admitted) return admitted.refused;
@@ -206,10 +214,23 @@ export async function limitedLogin(deps: ConnectDeps, account: MailAccount, pend
 }
 
 /**
+ * The notice in the mailbox's own INBOX (docs/owner.md §6). Not awaited: the person's browser goes
+ * back to the app without waiting for a second IMAP login, and a failure only loses the notice.
+ */
+function tellTheOwner(deps: Pick<ConnectDeps, "config" | "log" | "notify">, account: MailAccount, pending: PendingRequest, access: Access, sendPolicy: SendPolicy): void {
+  if (!deps.notify) return;
+  const info = {
+    appHost: redirectHost(pending.redirectUri), access: access === "read" ? "read only" : "read and write",
+    sendPolicy: access === "read" ? "cannot send" : SEND_POLICY_LABELS[sendPolicy], accountUrl: `${deps.config.baseUrl}/account`,
+  };
+  deps.notify(account, info).catch((err: unknown) => deps.log.warn("grant notice not saved", { error: err instanceof Error ? err.message : "unknown" }));
+}
+
+/**
  * A mailbox's login is verified: added to this request's mailboxes (`another=1`), or the connection
  * issued with them all (./several.ts). Shared by the password form and the OAuth sign-in callback.
  */
-export async function verified(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "collected">, pending: PendingRequest,
+export async function verified(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "collected" | "notify">, pending: PendingRequest,
   fields: ConnectFields, mailbox: NewMailbox): Promise<ConnectOutcome> {
   const step = await addMailbox(deps, pending, fields, mailbox);
   if (step.kind === "added") return { kind: "added", pending, connected: step.connected };
@@ -222,7 +243,7 @@ export async function verified(deps: Pick<ConnectDeps, "config" | "grants" | "ev
  * (RFC 6749 §4.1.2). The token's scope is the widest of its mailboxes'; the owner (whose older grants
  * a new connect replaces) is the first mailbox's login.
  */
-export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log">, pending: PendingRequest,
+export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "notify">, pending: PendingRequest,
   mailboxes: readonly NewMailbox[]): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
@@ -235,5 +256,7 @@ export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
   deps.log.info("mailbox connected", { provider: first.provider, mailboxes: mailboxes.length, replaced_grants: replaced.length });
+  // Each mailbox's own INBOX gets the notice (docs/owner.md §6).
+  for (const m of mailboxes) tellTheOwner(deps, decodeAccount(m.credentials), pending, m.access, m.sendPolicy);
   return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }

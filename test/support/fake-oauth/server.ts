@@ -20,6 +20,10 @@ export interface FakeClient {
   tokenError: ScriptedError | null;
   /** While set, token requests of this client wait for it (to make two refreshes overlap). */
   hold: Promise<void> | null;
+  /** RFC 9207 §2: the `iss` this provider puts on its redirects back (code or error); none while null. */
+  callbackIss: string | null;
+  /** Claims merged into the ID tokens of this client (e.g. a scripted `email`). */
+  idTokenClaims: Record<string, unknown>;
   /** The providers-file entry for this client (docs/design.md §5), with the given mail endpoints. */
   settings(mail: Pick<FileProviderSettings, "imap" | "smtp">, over?: Partial<FileProviderSettings>): FileProviderSettings;
 }
@@ -50,9 +54,10 @@ export function startFakeOAuth(): FakeOAuthProvider {
   const imapDisabled = new Set<string>();
   const clockOf = (id: string): Clock => clients.get(id)?.options.clock ?? Date.now;
 
-  function back(redirectUri: string, params: Record<string, string>): Response {
+  function back(redirectUri: string, params: Record<string, string>, c?: FakeClient): Response {
     const url = new URL(redirectUri);
-    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+    const iss = c?.callbackIss;
+    for (const [k, v] of Object.entries(iss ? { ...params, iss } : params)) url.searchParams.set(k, v);
     return new Response(null, { status: 302, headers: { location: url.href } });
   }
 
@@ -75,18 +80,18 @@ export function startFakeOAuth(): FakeOAuthProvider {
     if (!p) return new Response("unknown request", { status: 400 });
     pendingAuth.delete(f.get("request")!);
     const c = clients.get(p.client)!;
-    if (f.get("decision") !== "accept") return back(p.redirectUri, { error: "access_denied", error_description: "AADSTS65004: User declined to consent to access the app.", state: p.state });
+    if (f.get("decision") !== "accept") return back(p.redirectUri, { error: "access_denied", error_description: "AADSTS65004: User declined to consent to access the app.", state: p.state }, c);
     const scripted = c.authorizeError;
     c.authorizeError = null;
-    if (scripted) return back(p.redirectUri, { error: scripted.error, error_description: scripted.description, state: p.state });
+    if (scripted) return back(p.redirectUri, { error: scripted.error, error_description: scripted.description, state: p.state }, c);
     const code = book.issueCode({ client: p.client, user: (f.get("login") ?? "").trim().toLowerCase(), redirectUri: p.redirectUri, challenge: p.challenge, scope: p.scope }, c.options.clock());
-    return back(p.redirectUri, { code, state: p.state });
+    return back(p.redirectUri, { code, state: p.state }, c);
   }
 
   function tokens(c: FakeClient, user: string, scope: string, refreshToken: string) {
     const access = book.issueAccess(c.options, user);
     return json({ token_type: "Bearer", access_token: access.token, expires_in: access.expiresIn, scope, refresh_token: refreshToken,
-      id_token: idToken(url, c.options.id, user) });
+      id_token: idToken(url, c.options.id, user, c.idTokenClaims) });
   }
 
   async function token(req: Request): Promise<Response> {
@@ -152,7 +157,7 @@ export function startFakeOAuth(): FakeOAuthProvider {
       const seq = ++clientSeq;
       const options: FakeClientOptions = { id: `client-${seq}`, secret: `secret-${seq}-0123456789`, accessTtlS: 3600, rotate: true, clock: Date.now, ...opts };
       const c: FakeClient = {
-        options, counts: { codeExchanges: 0, refreshAttempts: 0, refreshes: 0, replays: 0 }, authorizeError: null, tokenError: null, hold: null,
+        options, counts: { codeExchanges: 0, refreshAttempts: 0, refreshes: 0, replays: 0 }, authorizeError: null, tokenError: null, hold: null, callbackIss: null, idTokenClaims: {},
         settings: (mail, over = {}) => ({
           id: `fake${seq}`, name: "Fake Mail", authorizationEndpoint: `${url}/authorize`, tokenEndpoint: `${url}/token`,
           userinfoEndpoint: `${url}/userinfo`, clientId: options.id, clientSecret: options.secret,

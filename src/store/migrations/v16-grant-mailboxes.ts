@@ -1,4 +1,4 @@
-// Schema version 15 (../migrations.ts): several mailboxes in one connection (docs/design.md §3
+// Schema version 16 (../migrations.ts): several mailboxes in one connection (docs/design.md §3
 // "Several mailboxes in one connection"). A grant holds 1 to 10 mailboxes, one row each:
 //   - position: 0, 1, … in the order they were connected; never renumbered (a removed mailbox leaves
 //     a gap), so "grant + position" names one mailbox for the send ledger, caps and recipients;
@@ -25,7 +25,7 @@ const copy = `
          send_policy, sign_in_lost_at, sealed_credentials, 'grant:' || id
     FROM grants;`;
 
-export const V15_GRANT_MAILBOXES: Migration = {
+export const V16_GRANT_MAILBOXES: Migration = {
   sqlite: `
   CREATE TABLE grant_mailboxes (
     grant_id           TEXT NOT NULL REFERENCES grants(id) ON DELETE CASCADE,
