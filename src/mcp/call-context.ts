@@ -40,7 +40,9 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     content: contentReaders(tokenId, deps.mail.content),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
-    recordActivity: (entry) => deps.activity.record({ ...entry, details: withAccount(entry.details, mailbox), grantId }).catch((err: Error) =>
+    recordActivity: (entry) => deps.activity.record({
+      ...entry, details: withAccount(entry.details, mailbox), grantId, ...(mailbox.mailboxKey ? { mailboxKey: mailbox.mailboxKey } : {}),
+    }).catch((err: Error) =>
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,

@@ -34,6 +34,8 @@ export interface NewMailbox {
 /** A mailbox of a connection as the runtime sees it: never its credentials. */
 export interface MailboxRow {
   position: number;
+  /** Its keyed hash (grants' mailbox_key): what the owner's page and the activity rows know it by. */
+  mailboxKey: string | null;
   /** The address, from the sealed label; null for grants older than labels (migration 5). */
   address: string | null;
   provider: string | null;
@@ -64,10 +66,11 @@ export class GrantMailboxes {
   /** The grant's mailboxes in connection order; [] when the grant is gone. */
   async list(grantId: string): Promise<MailboxRow[]> {
     const rows = await this.db.q<Record<string, unknown>>`
-      SELECT position, sealed_label, provider, access, send_policy, sign_in_lost_at, aad FROM grant_mailboxes
+      SELECT position, mailbox_key, sealed_label, provider, access, send_policy, sign_in_lost_at, aad FROM grant_mailboxes
        WHERE grant_id = ${grantId} ORDER BY position`;
     return Promise.all(rows.map(async (r) => ({
       position: Number(r.position),
+      mailboxKey: r.mailbox_key as string | null,
       address: (await this.label(grantId, r))?.email.toLowerCase() || null,
       provider: r.provider as string | null,
       access: r.access === "read" ? "read" : "read_write",

@@ -32,7 +32,7 @@ for (const backend of BACKENDS) {
       await migrate(db);
       const boxes = new GrantMailboxes(db, master, manualClock(Date.now()));
       expect(text(await boxes.open(TOKEN, 0))).toBe("old-secret-PW-4411");
-      expect(await boxes.list("g1")).toEqual([{ position: 0, address: "old@example.test", provider: null, access: "read", sendPolicy: "always", signInLost: false }]);
+      expect(await boxes.list("g1")).toEqual([{ position: 0, mailboxKey: null, address: "old@example.test", provider: null, access: "read", sendPolicy: "always", signInLost: false }]);
       // The password is held once, in the mailbox row: the grant's copy is gone.
       const [g] = await db.q<{ sealed_credentials: Uint8Array }>`SELECT sealed_credentials FROM grants WHERE id = 'g1'`;
       expect(g!.sealed_credentials.length).toBe(0);
@@ -51,10 +51,16 @@ for (const backend of BACKENDS) {
       // Swapped rows do not open: each blob's AAD names its mailbox.
       await db.q`UPDATE grant_mailboxes SET sealed_credentials = (SELECT sealed_credentials FROM grant_mailboxes WHERE position = 0) WHERE position = 1`;
       await expect(stores.mailboxes.open(token, 1)).rejects.toThrow();
+      // The owner's page of mailbox one: it holds the connection, its policy is its own, and taking it out leaves the others.
+      const [one] = await stores.mailboxes.list(grantId);
+      expect(await stores.ownerView.holds(grantId, one!.mailboxKey!)).toBe(true);
+      expect(await stores.ownerView.setSendPolicy(grantId, one!.mailboxKey!, "never")).toBe(true);
+      expect((await stores.mailboxes.list(grantId)).map((m) => m.sendPolicy)).toEqual(["never", "direct", "direct"]);
+      expect(await stores.ownerView.removeMailbox(grantId, one!.mailboxKey!)).toEqual([]);
+      expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["two@example.test", "three@example.test"]);
       const removed = await stores.mailboxes.removeAddress("TWO@example.test");
       expect(removed).toEqual({ grants: [grantId], revokedGrants: [], revokedTokens: [] });
-      expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["one@example.test", "three@example.test"]);
-      await stores.mailboxes.removeAddress("one@example.test");
+      expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["three@example.test"]);
       const last = await stores.mailboxes.removeAddress("three@example.test");
       expect(last.revokedTokens).toEqual([hashSecret(token)]);
       expect(await stores.grants.findToken(token)).toBeNull();

@@ -7,7 +7,8 @@ import { ToolInputError } from "../tools/result.ts";
 
 export type Resolved = { kind: "one"; ref: MailboxRef; row: MailboxRow } | { kind: "all"; refs: { ref: MailboxRef; row: MailboxRow }[] };
 
-export const refOf = (row: MailboxRow, several: boolean): MailboxRef => ({ position: row.position, account: row.address, several });
+export const refOf = (row: MailboxRow, several: boolean): MailboxRef =>
+  ({ position: row.position, account: row.address, several, mailboxKey: row.mailboxKey });
 
 const choices = (rows: readonly MailboxRow[]) => rows.map((r) => r.address ?? `(mailbox ${r.position + 1})`).join(", ");
 

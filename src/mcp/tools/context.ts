@@ -60,6 +60,8 @@ export interface MailboxRef {
   account: string | null;
   /** Whether the connection has several mailboxes: results then name the account. */
   several: boolean;
+  /** Its keyed hash, what the activity row is filed under (the owner's page); absent: the grant's. */
+  mailboxKey?: string | null;
 }
 
 /** A one-mailbox connection's mailbox, or the context of what names none (the message resource's old form). */
