@@ -8,6 +8,8 @@ import { call, callOk, connectClient, startTestServer, textOf, type TestServer }
 import { freePort } from "../support/ports.ts";
 import { issueTestConnection, issueTestToken, testAccount } from "../support/token.ts";
 import { withImap } from "./seed.ts";
+import { z } from "zod";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 const FOLDER = "Accounts";
 let h: Harness;
@@ -71,12 +73,23 @@ describe("spanning reads", () => {
   test("search_emails and list_mailboxes span too; with account they read one mailbox", async () => {
     const found = await callOk(three, "search_emails", { folder: FOLDER, subject: "middle" });
     expect(found.emails.map((e: { account: string }) => e.account)).toEqual(["bob@example.test"]);
+    expect(found).toMatchObject({ total: 1, folders_searched: [FOLDER] });
     const { mailboxes } = await callOk(two, "list_mailboxes");
     expect(new Set(mailboxes.map((m: { account: string }) => m.account))).toEqual(new Set(["alice@example.test", "bob@example.test"]));
     const only = await callOk(two, "get_recent_emails", { folder: FOLDER, account: "Bob@Example.test" });
     expect(only.account).toBe("bob@example.test");
     expect(only.emails.map((e: { subject: string }) => e.subject)).toContain("B middle");
     expect(only.emails.map((e: { subject: string }) => e.subject)).not.toContain("A new");
+  });
+});
+
+describe("output schemas", () => {
+  test("spanning results satisfy each tool's outputSchema", async () => {
+    const shapes = new Map(TOOLS.map((t) => [t.name, z.object(t.config.outputSchema).strict()]));
+    for (const [name, args] of [["get_recent_emails", { folder: FOLDER }], ["search_emails", { folder: FOLDER, subject: "A" }], ["list_mailboxes", {}]] as const) {
+      const res = await callOk(three, name, args);
+      expect(shapes.get(name)!.safeParse(res).error?.issues ?? []).toEqual([]);
+    }
   });
 });
 

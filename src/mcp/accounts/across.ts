@@ -6,7 +6,7 @@ import { grantCursorKey } from "../../mail/read/cursor-seal.ts";
 import type { MailboxRef } from "../tools/context.ts";
 import { ToolInputError } from "../tools/result.ts";
 import { mergeEmails, mergeMailboxes, openSpanCursor } from "./merge.ts";
-import { askEach } from "./span.ts";
+import { askEach, type MailboxAnswer } from "./span.ts";
 
 export type Ask = (ref: MailboxRef, args: Record<string, unknown>) => Promise<CallToolResult>;
 
@@ -26,8 +26,16 @@ export const acrossEmails = (cursorKey: Uint8Array): Across => async (args, refs
     const at = before?.[nameOf(ref)] ?? 0;
     return ask(ref, { ...args, cursor: undefined, ...(at > 0 ? { before_uid: at } : {}) });
   });
-  return mergeEmails(answers, before, args.limit as number, seal, { folder: args.folder as string });
+  return mergeEmails(answers, before, args.limit as number, seal, { folder: args.folder as string, ...totals(answers) });
 };
+
+/** search_emails' counts across the mailboxes that answered: every match, and the folders searched. */
+function totals(answers: readonly MailboxAnswer[]): { total?: number; folders_searched?: string[] } {
+  const ok = answers.flatMap((a) => ("error" in a ? [] : [a.structured]));
+  if (!ok.some((s) => typeof s.total === "number")) return {};
+  const folders = new Set(ok.flatMap((s) => (s.folders_searched ?? []) as string[]));
+  return { total: ok.reduce((n, s) => n + Number(s.total ?? 0), 0), folders_searched: [...folders] };
+}
 
 /** list_mailboxes: every mailbox's folders, each naming its account. */
 export const acrossMailboxes: Across = async (args, refs, ask) => mergeMailboxes(await askEach(refs, (ref) => ask(ref, args)));
