@@ -46,6 +46,7 @@ function completerFor(params: CompleteRequest["params"]): Completer | typeof ACC
   if (ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((p) => p.name === ref.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+    if (argument.name === "account") return ACCOUNTS;
     return argument.name === "folder" ? folders : null;
   }
   if (ref.type === "ref/resource") {

@@ -73,6 +73,8 @@ describe("the message resource and completions", () => {
     expect((read.contents[0] as { text: string }).text).toContain(emails[0].subject);
     const done = await client.complete({ ref: { type: "ref/resource", uri: "mailbox://message/{account}/{folder}/{uid}" }, argument: { name: "account", value: "b" } });
     expect(done.completion.values).toEqual(["bob@example.test"]);
+    const prompt = await client.complete({ ref: { type: "ref/prompt", name: "triage_inbox" }, argument: { name: "account", value: "" } });
+    expect(prompt.completion.values).toEqual(["alice@example.test", "bob@example.test"]);
   });
 });
 

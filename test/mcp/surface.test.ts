@@ -109,7 +109,15 @@ for (const [name, connect] of CLIENTS) {
         expect.objectContaining({ name: "folder", required: false }),
         expect.objectContaining({ name: "uid", required: true }),
         expect.objectContaining({ name: "instructions", required: false }),
+        expect.objectContaining({ name: "account", required: false }),
       ]);
+    });
+
+    test("a prompt given an account tells the model to pass it to every tool; without one the text is as before", async () => {
+      const named = textOf((await client.getPrompt({ name: "triage_inbox", arguments: { account: "Bob@Example.test" } })).messages[0]!.content);
+      expect(named).toContain('Work in my mailbox "bob@example.test": pass it as account to every mail tool you call.');
+      const plain = textOf((await client.getPrompt({ name: "triage_inbox", arguments: {} })).messages[0]!.content);
+      expect(plain).not.toContain("account");
     });
 
     test("a prompt's text holds the person's arguments and tool names, never mailbox content", async () => {
