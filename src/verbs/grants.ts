@@ -5,6 +5,7 @@ import { WRITE_SCOPE } from "../scopes.ts";
 import { SEND_POLICY_LABELS } from "../send-policy.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
+import type { MailboxRow } from "../store/grant-mailboxes.ts";
 import { printable, printableLines } from "./printable.ts";
 import { utcMinute, VerbError, type Out } from "./verb-args.ts";
 
@@ -88,8 +89,12 @@ function grantJson(g: GrantSummary) {
 
 export async function grantsVerb(store: Store, config: Config, json: boolean, out: Out): Promise<void> {
   const grants = await store.admin.list();
-  const mailboxes = new Map(await Promise.all(grants.map(async (g) => [g.id, await mailboxLines(store, g.id)] as const)));
-  out(json ? JSON.stringify(grants.map(grantJson), null, 2) + "\n" : formatGrants(grants, config, mailboxes));
+  const rows = new Map(await Promise.all(grants.map(async (g) => [g.id, await store.mailboxes.list(g.id)] as const)));
+  if (json) {
+    const mailboxesOf = (id: string) => (rows.get(id) ?? []).map((m) => ({ address: m.address, access: m.access, send_policy: m.sendPolicy, sign_in_lost: m.signInLost }));
+    return out(JSON.stringify(grants.map((g) => ({ ...grantJson(g), mailboxes: mailboxesOf(g.id) })), null, 2) + "\n");
+  }
+  out(formatGrants(grants, config, new Map(grants.map((g) => [g.id, mailboxLines(rows.get(g.id) ?? [])]))));
 }
 
 export async function revokeVerb(store: Store, config: Config, what: string, command: string, out: Out): Promise<void> {
@@ -118,7 +123,6 @@ async function revokeAddress(store: Store, what: string, command: string, out: O
 }
 
 /** The addresses of a connection's mailboxes, for `grants` (one line; empty for a one-mailbox connection). */
-export async function mailboxLines(store: Store, grantId: string): Promise<string[]> {
-  const rows = await store.mailboxes.list(grantId);
+export function mailboxLines(rows: readonly MailboxRow[]): string[] {
   return rows.length > 1 ? [`  mailboxes  ${rows.map((r) => `${r.address ?? "?"} (${r.access === "read" ? "read" : "read/write"}, ${r.sendPolicy})`).join(", ")}`] : [];
 }
