@@ -19,7 +19,7 @@
 //   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
 // First and last, the machine's state: load average, probes of JavaScript, memory, loopback and disk
 // speed, and the hypervisor's steal over the run (scripts/bench-host.ts): compare runs where they agree.
-// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf,many,accounts runs only those parts (A/B runs of one figure).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf,many,contacts,accounts runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -49,6 +49,7 @@ import { signInRows } from "./bench-signin.ts";
 import { tidyRows } from "./bench-tidy.ts";
 import { conversationRows } from "./bench-conversation.ts";
 import { manyRows } from "./bench-many.ts";
+import { contactsRows } from "./bench-contacts.ts";
 import { probeHost } from "./bench-host.ts";
 
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
@@ -279,6 +280,7 @@ async function main(): Promise<void> {
     if (runs("conversation")) await conversationRows(h); // issue 20: get_thread, a 5 MB forward
     if (runs("pdf")) await pdfRows(h); // issue 19: get_attachment on a 1-page and a 50-page PDF, time and peak RSS
     if (runs("many")) await manyRows(); // issue 25: 1,000 mailboxes on one instance
+    if (runs("contacts")) await contactsRows(); // issue 44: find_contacts on 20,000 Sent messages
     if (runs("accounts")) await accountsRows(await seedAccounts(h), MIX); // issue 42: several mailboxes in one connection
     console.log(`\n${host.after()}`);
   } finally {

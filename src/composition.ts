@@ -63,6 +63,8 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
     signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (scope) => store.identities.forGrant(scope),
+    contacts: runtime.contacts, clock,
+    web: { allowPrivateHosts: config.allowPrivateHosts, version: config.version },
   });
   const mcp = lazyEndpoint({
     runtime, activity: store.activity, mailboxes: store.mailboxes, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,

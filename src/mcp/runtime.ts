@@ -1,10 +1,12 @@
 // What the composition root (src/composition.ts) builds for /mcp: the token's mail connections and
 // credentials, the 2025-era sessions, the per-token call and attachment caps, and the calls in
-// flight. revoke() ends everything a token holds; sweep() is the one timer that expires idle MCP
-// sessions (30 min) and idle mail connections and credentials (5 min).
+// flight, and find_contacts' books. revoke() ends everything a token holds; sweep() is the one timer
+// that expires idle MCP sessions (30 min), idle mail connections and credentials (5 min) and unused
+// contact books (30 min).
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { MailConnections, type MailConnectionOptions } from "../mail/connections.ts";
+import { ContactsCache } from "../mail/read/contacts/cache.ts";
 import { decodeAccount } from "../mail/account.ts";
 import type { Unseal } from "../mail/credentials.ts";
 import type { GrantMailboxes } from "../store/grant-mailboxes.ts";
@@ -46,6 +48,8 @@ export class McpRuntime {
   readonly sessions: SessionStore<LegacySession>;
   readonly calls: ToolCallLimiter;
   readonly sendBudget: SendBudget;
+  /** find_contacts' books, per token and mailbox (src/mail/read/contacts/cache.ts): memory only, never the store. */
+  readonly contacts: ContactsCache;
   /** POSTs still being answered, so a revocation can answer them at once (./transport/inflight.ts). */
   readonly inflight = new InFlight();
   /** Clients' answers to a session's requests, between instances (./transport/answer-relay.ts). */
@@ -57,6 +61,7 @@ export class McpRuntime {
     this.sessions = new SessionStore(sessionRows, clock, log, limits.sessions);
     this.calls = new ToolCallLimiter(limits.calls);
     this.sendBudget = new SendBudget(limits.attachmentBytesInFlight);
+    this.contacts = new ContactsCache(clock);
     this.relay = options.answers ? new AnswerRelay(options.answers, log) : null;
   }
 
@@ -69,12 +74,14 @@ export class McpRuntime {
     // Mail first, in the same tick: by the time a client reads "revoked", its send is already stopped
     // before the message goes out (src/mail/smtp/pool.ts).
     this.mail.closeToken(tokenId);
+    this.contacts.dropToken(tokenId);
     this.inflight.revoke(tokenId);
     await this.sessions.closeToken(tokenId);
   }
 
   sweep(): void {
     this.mail.sweep();
+    this.contacts.sweep();
     this.sessions.sweep().catch((err) => this.log.error("session sweep failed", { error: (err as Error).message }));
   }
 

@@ -9,10 +9,10 @@ import { KEPT_MESSAGE_BYTES, keepMessage, keptMessage, type KeptMessage } from "
 const client = () => ({ mailbox: { uidValidity: 1n } }) as unknown as ImapFlow;
 /** A kept message whose body is `bytes` bytes as counted (2 per character). */
 const message = (uid: number, bytes: number): KeptMessage => ({
-  fixed: { uid, folder: "INBOX", message_id: null, subject: `s${uid}`, from: null, to: [], cc: [], date: null, has_attachments: false, size: bytes },
+  fixed: { uid, folder: "INBOX", message_id: null, subject: `s${uid}`, from: null, to: [], cc: [], date: null, has_attachments: false, size: bytes, sender_check: null, unsubscribe: null },
   read: {
     inReplyTo: null, references: [], replyTo: [], segments: [{ kind: "text", text: "A".repeat(bytes / 2) }], notes: [], cut: false,
-    attachments: [], attachmentsOmitted: 0,
+    attachments: [], attachmentsOmitted: 0, invitation: null,
   },
 });
 

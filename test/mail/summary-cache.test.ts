@@ -7,7 +7,7 @@ import { cachedSummary, KEPT_PER_CONNECTION, rememberSummary, validityOf, type F
 
 const client = (uidValidity?: bigint) => ({ mailbox: uidValidity === undefined ? false : { uidValidity } }) as unknown as ImapFlow;
 const fixed = (uid: number): FixedSummary => ({
-  uid, folder: "INBOX", message_id: null, subject: `s${uid}`, from: null, to: [], cc: [], date: null, has_attachments: false, size: 1,
+  uid, folder: "INBOX", message_id: null, subject: `s${uid}`, from: null, to: [], cc: [], date: null, has_attachments: false, size: 1, sender_check: null, unsubscribe: null,
 });
 
 describe("summary cache", () => {

@@ -78,7 +78,7 @@ describe("get_recent_emails", () => {
       from: { name: "Carol Example", address: "carol@example.net" },
       to: [{ name: null, address: "alice@example.test" }], cc: [],
       date: fx.DEFAULT_DATE.toISOString(), seen: true, flagged: false, has_attachments: false,
-      size: Buffer.byteLength(plain.raw), labels: [],
+      size: Buffer.byteLength(plain.raw), labels: [], sender_check: null, unsubscribe: null,
     });
     const att = page.emails.find((e: { uid: number }) => e.uid === byName("attachment").uid);
     expect(att).toMatchObject({ has_attachments: true, flagged: true, seen: true });

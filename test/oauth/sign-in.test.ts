@@ -43,6 +43,14 @@ describe("signing in at an OAuth provider", () => {
     expect(String(refused)).toContain("Choose when the app may send email");
   });
 
+  test("send_as and signature on the form are stored for the signed-in mailbox; a malformed one is refused before the provider", async () => {
+    const token = await signedInToken(srv.baseUrl, id(), { form: { send_as: "Alice at Work <alice@work.example>", signature: "Alice" } });
+    const record = await srv.deps.grants.findToken(token);
+    expect(await srv.deps.store.identities.forGrant(record!.grantId)).toEqual({ sendAs: [{ name: "Alice at Work", address: "alice@work.example" }], signature: "Alice" });
+    const refused = await signIn(srv.baseUrl, id(), { form: { send_as: "not an address" } }).catch((e: Error) => e.message);
+    expect(String(refused)).toMatch(/connect answered 400/);
+  });
+
   test("the form offers it; the 303 to the provider carries PKCE S256, our state, the callback, the login hint, and a cookie", async () => {
     const { html } = await openForm(srv.baseUrl, newVerifier());
     expect(html).toContain("Sign in with Fake Mail");

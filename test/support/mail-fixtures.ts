@@ -75,7 +75,7 @@ function attachmentPart(bytes: Uint8Array, filename: string, type = "application
   };
 }
 
-function multipart(subtype: "mixed" | "alternative", parts: Entity[]): Entity {
+export function multipart(subtype: "mixed" | "alternative", parts: Entity[]): Entity {
   const b = `=_${subtype}_${++boundaryCounter}`;
   const body = parts.map((p) => `--${b}${CRLF}${p.headers.join(CRLF)}${CRLF}${CRLF}${p.body}${CRLF}`).join("") + `--${b}--`;
   return { headers: [`Content-Type: multipart/${subtype}; boundary="${b}"`], body };

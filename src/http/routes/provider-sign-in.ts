@@ -22,7 +22,7 @@ export interface ProviderSignInRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "pendingMailboxes">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes">;
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
@@ -52,6 +52,7 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
   const callbackDeps: SignInCallbackDeps = {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
+    identities: store.identities,
     collected: store.pendingMailboxes,
   };
   const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl, collected: store.pendingMailboxes };

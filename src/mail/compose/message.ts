@@ -24,6 +24,8 @@ export interface ComposeInput {
   attachments?: Attachment[];
   inReplyTo?: string;
   references?: string[];
+  /** An iMIP calendar part (RFC 6047 §2.4): text/calendar; method=… beside the text. */
+  calendar?: { method: string; content: string };
 }
 
 export interface Composed {
@@ -73,6 +75,7 @@ export async function composeMessage(input: ComposeInput): Promise<Composed> {
     })),
     inReplyTo: input.inReplyTo,
     references: input.references?.length ? input.references : undefined,
+    icalEvent: input.calendar ? { method: input.calendar.method, content: input.calendar.content } : undefined,
     messageId,
     date,
     newline: "win",

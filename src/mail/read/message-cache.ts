@@ -9,6 +9,7 @@
 // (KEPT_MESSAGE_BYTES); the cache ends with its connection (a WeakMap on the client).
 import type { ImapFlow } from "imapflow";
 import type { AttachmentInfo } from "./attachment-list.ts";
+import type { Invitation } from "../calendar/invitation.ts";
 import type { Segment } from "../mime/readable-parts.ts";
 import type { Address } from "./summary.ts";
 import { detachedSummary, keyOf, type FixedSummary } from "./summary-cache.ts";
@@ -30,6 +31,8 @@ export interface MessageRead {
   /** The capped attachment list (the server's BODYSTRUCTURE and our parse, as on the first read). */
   attachments: AttachmentInfo[];
   attachmentsOmitted: number;
+  /** The invitation a text/calendar part carries (../calendar/invitation-part.ts), without this mailbox's answer. */
+  invitation: Invitation | null;
 }
 
 export interface KeptMessage {

@@ -4,6 +4,8 @@
 // before on this connection is kept, parsed (./message-cache.ts): reading it again fetches only its flags.
 import type { ImapFlow, MailboxObject, MessageStructureObject } from "imapflow";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "./attachment-list.ts";
+import { invitationOf } from "../calendar/invitation-part.ts";
+import type { Invitation } from "../calendar/invitation.ts";
 import { htmlToText } from "../content/html-text/convert.ts";
 import type { HtmlFormat } from "../content/html-text/converter.ts";
 import type { ContentReaders } from "../content/readers.ts";
@@ -15,6 +17,7 @@ import { cleanText } from "../content/sanitize.ts";
 import { keepMessage, keptMessage, KEPT_MESSAGE_BYTES, type MessageRead } from "./message-cache.ts";
 import { validityOf } from "./summary-cache.ts";
 import { FLAGS_QUERY, SUMMARY_QUERY, toSummary, withFlags, type Address, type Summary } from "./summary.ts";
+import { trustedAuthservIds } from "./sender/trust.ts";
 import { textPartOf, type TextPart } from "./text-part.ts";
 
 export type { AttachmentInfo };
@@ -32,6 +35,8 @@ export interface FullEmail extends Summary {
   attachments: AttachmentInfo[];
   /** Attachments left out of `attachments` (past 1,000 of them, or ~96 KB of list). */
   attachments_omitted: number;
+  /** The invitation the message carries; your_status is filled by the caller, who knows the mailbox's addresses. */
+  invitation: Invitation | null;
 }
 
 export interface EmailQuery {
@@ -86,6 +91,7 @@ export async function getEmail(client: ImapFlow, q: EmailQuery, readers: Content
     body_note: body.notes.join(" ") || null,
     attachments: read.attachments,
     attachments_omitted: read.attachmentsOmitted,
+    invitation: read.invitation,
   };
 }
 
@@ -103,6 +109,7 @@ async function readSource(f: Fetched): Promise<MessageRead> {
   return {
     inReplyTo: parsed.headers.inReplyTo(), references: parsed.headers.references(), replyTo: parsed.headers.addresses("reply-to"),
     segments, notes, cut: f.large?.cut ?? false, attachments: listed.attachments, attachmentsOmitted: listed.omitted,
+    invitation: f.whole ? invitationOf(parsed) : null,
   };
 }
 
@@ -127,7 +134,7 @@ async function fetchMessage(client: ImapFlow, box: MailboxObject, uid: number): 
   const whole = msg.source.length < WHOLE_MESSAGE_LIMIT;
   const large = whole ? null : await textPartOf(client, uid, msg.bodyStructure, TEXT_PART_LIMIT);
   const keep = whole && validity !== null && msg.source.length <= KEPT_MESSAGE_BYTES ? { path: box.path, validity } : null;
-  return { summary: toSummary(msg, box.path), kept: null, source: msg.source, whole, structure: msg.bodyStructure, large, keep };
+  return { summary: toSummary(msg, box.path, trustedAuthservIds(client)), kept: null, source: msg.source, whole, structure: msg.bodyStructure, large, keep };
 }
 
 const EMPTY = Buffer.alloc(0);

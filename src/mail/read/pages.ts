@@ -5,6 +5,7 @@ import { MailError } from "../errors.ts";
 import { fetchOwn } from "../imap/mailbox.ts";
 import { parseSet, rangesOf, toSet, topBelow, type Range } from "../imap/uid-set.ts";
 import { cachedSummary, rememberSummary, validityOf } from "./summary-cache.ts";
+import { observeInbox, trustedAuthservIds } from "./sender/trust.ts";
 import { FLAGS_QUERY, fixedSummary, SUMMARY_QUERY, withFlags, type Summary } from "./summary.ts";
 
 export interface Page {
@@ -37,8 +38,10 @@ export async function summaries(
 /** Every summary item fetched (a first listing); the fixed parts kept for the next one. */
 async function whole(client: ImapFlow, folder: string, validity: string | null, set: string, byUid: boolean, wanted?: Set<number>): Promise<Summary[]> {
   const msgs = await fetchOwn(client, set, SUMMARY_QUERY, byUid, wanted);
+  observeInbox(client, folder, msgs.map((m) => m.headers));
+  const trusted = trustedAuthservIds(client);
   return msgs.map((m) => {
-    const fixed = fixedSummary(m, folder);
+    const fixed = fixedSummary(m, folder, trusted);
     if (validity !== null) rememberSummary(client, folder, validity, fixed);
     return withFlags(fixed, m);
   });

@@ -11,6 +11,7 @@ import { countOf, toSet, topBelow } from "../imap/uid-set.ts";
 import type { CursorSeal } from "./cursor-seal.ts";
 import { encodeCursor, MAX_SEARCHED_FOLDERS, queryKey, type AllCursor, type FolderMark } from "./search-cursor.ts";
 import { matchingRanges, type SearchCriteria } from "./search.ts";
+import { trustedAuthservIds } from "./sender/trust.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
 
 export interface AllSearchPage {
@@ -77,8 +78,9 @@ async function searchFolder(client: ImapFlow, mark: FolderMark, criteria: Search
       const run: FolderRun = { mark: { ...mark, uidValidity, before }, count: countOf(ranges), heads: [], more: false };
       if (before === 0) return run;
       const page = topBelow(ranges, limit, before);
+      const trusted = trustedAuthservIds(client);
       const msgs = page.uids.length ? await fetchOwn(client, toSet(page.uids), SUMMARY_QUERY, true, new Set(page.uids)) : [];
-      run.heads = msgs.map((m) => ({ summary: toSummary(m, box.path), at: m.internalDate ? new Date(m.internalDate).getTime() || 0 : 0 }))
+      run.heads = msgs.map((m) => ({ summary: toSummary(m, box.path, trusted), at: m.internalDate ? new Date(m.internalDate).getTime() || 0 : 0 }))
         .sort((a, b) => b.summary.uid - a.summary.uid);
       run.more = page.more;
       return run;

@@ -56,6 +56,8 @@ export function detachedSummary(summary: FixedSummary): FixedSummary {
     uid: summary.uid, folder: summary.folder, message_id: summary.message_id === null ? null : detach(summary.message_id),
     subject: detach(summary.subject), from: summary.from && detachAddress(summary.from), to: summary.to.map(detachAddress),
     cc: summary.cc.map(detachAddress), date: summary.date, has_attachments: summary.has_attachments, size: summary.size,
+    sender_check: summary.sender_check && { ...summary.sender_check, from_domain: summary.sender_check.from_domain && detach(summary.sender_check.from_domain) },
+    unsubscribe: summary.unsubscribe && { ...summary.unsubscribe, https: summary.unsubscribe.https && detach(summary.unsubscribe.https), mailto: summary.unsubscribe.mailto && detach(summary.unsubscribe.mailto) },
   };
 }
 

@@ -1,11 +1,15 @@
-// A message summary from IMAP metadata only (ENVELOPE, FLAGS, RFC822.SIZE, BODYSTRUCTURE): never
-// the body, so listing 100 messages costs a few kilobytes whatever their size (docs/design.md §7).
+// A message summary from IMAP metadata only (ENVELOPE, FLAGS, RFC822.SIZE, BODYSTRUCTURE, and the
+// few header fields of SUMMARY_HEADERS in the same FETCH): never the body, so listing 100 messages
+// costs a few kilobytes whatever their size (docs/design.md §7).
 import type { FetchMessageObject, FetchQueryObject, MessageStructureObject } from "imapflow";
 import { displayAddresses, type Address } from "./display-addresses.ts";
 import { cleanLine } from "../content/sanitize.ts";
 import { decodeMutf7 } from "../imap/mutf7.ts";
+import { headerFields } from "./sender/header-fields.ts";
+import { senderCheck, type SenderCheck } from "./sender/sender-check.ts";
+import { unsubscribeOffer, type UnsubscribeOffer } from "./sender/unsubscribe-header.ts";
 
-export type { Address };
+export type { Address, SenderCheck, UnsubscribeOffer };
 
 export interface Summary {
   uid: number;
@@ -22,10 +26,20 @@ export interface Summary {
   size: number;
   /** Gmail labels (X-GM-LABELS) where the server has them, else the message's IMAP keywords. */
   labels: string[];
+  /** What the mailbox's own provider found on receipt (./sender/sender-check.ts); null when nothing trusted says. */
+  sender_check: SenderCheck | null;
+  /** How to leave the list the message came from (./sender/unsubscribe-header.ts); null when it offers none. */
+  unsubscribe: UnsubscribeOffer | null;
 }
 
 /** The parts of a summary that cannot change while the folder's UIDVALIDITY holds (cached by ./summary-cache.ts). */
 export type FixedSummary = Omit<Summary, "seen" | "flagged" | "labels">;
+
+/**
+ * The header fields a summary reads, as `BODY.PEEK[HEADER.FIELDS (…)]` in the summary FETCH itself
+ * (no round trip more). A query that needs more fields lists these too (`[...SUMMARY_HEADERS, …]`).
+ */
+export const SUMMARY_HEADERS = ["authentication-results", "list-unsubscribe", "list-unsubscribe-post"];
 
 /**
  * What a summary needs; INTERNALDATE is a few bytes and stands in when the Date header is bad.
@@ -33,6 +47,7 @@ export type FixedSummary = Omit<Summary, "seen" | "flagged" | "labels">;
  */
 export const SUMMARY_QUERY: FetchQueryObject = {
   uid: true, envelope: true, flags: true, size: true, bodyStructure: true, internalDate: true, labels: true,
+  headers: SUMMARY_HEADERS,
 };
 
 /** What can change for a message the connection has summarized before (./summary-cache.ts). */
@@ -47,12 +62,13 @@ function isoDate(...candidates: Array<Date | string | undefined>): string | null
   return null;
 }
 
-export function toSummary(msg: FetchMessageObject, folder: string): Summary {
-  return withFlags(fixedSummary(msg, folder), msg);
+/** `trusted`: the authserv-ids of the mailbox's provider (./sender/trust.ts); none, no sender_check. */
+export function toSummary(msg: FetchMessageObject, folder: string, trusted: readonly string[] = []): Summary {
+  return withFlags(fixedSummary(msg, folder, trusted), msg);
 }
 
 /** What never changes for this UID (envelope, date, structure, size): ./summary-cache.ts keeps it. */
-export function fixedSummary(msg: FetchMessageObject, folder: string): FixedSummary {
+export function fixedSummary(msg: FetchMessageObject, folder: string, trusted: readonly string[] = []): FixedSummary {
   const env = msg.envelope ?? {};
   const from = displayAddresses(env.from)[0] ?? null;
   return {
@@ -68,7 +84,14 @@ export function fixedSummary(msg: FetchMessageObject, folder: string): FixedSumm
     // messages of very many parts are: they have attachments.
     has_attachments: msg.bodyStructure ? attachmentNodes(msg.bodyStructure).length > 0 : true,
     size: msg.size ?? 0,
+    sender_check: senderCheck(msg.headers, from?.address ?? null, trusted),
+    unsubscribe: unsubscribeOf(msg.headers),
   };
+}
+
+function unsubscribeOf(headers: Buffer | undefined): UnsubscribeOffer | null {
+  const offer = unsubscribeOffer(headerFields(headers, "list-unsubscribe"), headerFields(headers, "list-unsubscribe-post"));
+  return offer && { one_click: offer.one_click, https: offer.https && cleanLine(offer.https), mailto: offer.mailto && cleanLine(offer.mailto) };
 }
 
 /** A fixed summary with the flags and labels `msg` (a FETCH answer with FLAGS) carries now. */
@@ -88,6 +111,8 @@ export function withFlags(fixed: FixedSummary, msg: Pick<FetchMessageObject, "fl
     has_attachments: fixed.has_attachments,
     size: fixed.size,
     labels: labelsOf(msg),
+    sender_check: fixed.sender_check,
+    unsubscribe: fixed.unsubscribe,
   };
 }
 

@@ -8,6 +8,7 @@ import { composeMessage, MAX_ATTACHMENT_BYTES, replyThreading, type Attachment, 
 import { appendBlock, forwardBlock, replyQuote, type BodyParts } from "../compose/quote.ts";
 import { replyRecipients } from "../compose/reply-recipients.ts";
 import { InputError } from "../errors.ts";
+import { ownAddresses } from "../own-addresses.ts";
 import { stripTags } from "../content/html-text/strip.ts";
 import { locateParts, locatePart, wholeMessage, type Located } from "./mailbox-parts.ts";
 import { readOriginal, type Original } from "./original.ts";
@@ -99,8 +100,7 @@ function address(deps: OutgoingDeps, p: Prepared, original: Original | null, ide
   let skipped: string[] = [];
   if (p.reply && original) {
     // Every identity of the mailbox is "me": reply-all never copies one of them.
-    const own = [...identities.map((i) => i.address), ...(deps.account.username.includes("@") ? [deps.account.username] : [])];
-    ({ recipients, skipped } = replyRecipients(recipients, original, own, p.reply.all));
+    ({ recipients, skipped } = replyRecipients(recipients, original, ownAddresses(deps.account, identities), p.reply.all));
   }
   const none = p.reply ? "the message replied to has no address to answer but this mailbox's own: give to" : "at least one recipient is required";
   return { recipients: checkRecipients(recipients, none), skipped };

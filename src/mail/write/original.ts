@@ -15,7 +15,7 @@ import { parseMessage } from "../mime/tree.ts";
 import { attachmentsOf, type AttachmentInfo } from "../read/attachment-list.ts";
 import { readable, window } from "../read/message.ts";
 import { textPartOf } from "../read/text-part.ts";
-import { SUMMARY_QUERY, toSummary } from "../read/summary.ts";
+import { SUMMARY_HEADERS, SUMMARY_QUERY, toSummary } from "../read/summary.ts";
 import type { AddressedTo } from "../identities/identity.ts";
 
 export interface Original extends QuotedSource, ReplyOriginal, AddressedTo {
@@ -40,7 +40,7 @@ const TEXT_PART_BYTES = 8 * QUOTE_MAX_CHARS;
 export async function readOriginal(client: ImapFlow, folder: string, uid: number, argument: string, withBody: boolean,
   content: ContentReaders): Promise<Original> {
   const f = await withMailbox(client, folder, async (box) => {
-    const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: ["reply-to", "references", "in-reply-to", "delivered-to", "x-original-to"] });
+    const msg = await fetchByUid(client, uid, { ...SUMMARY_QUERY, headers: [...SUMMARY_HEADERS, "reply-to", "references", "in-reply-to", "delivered-to", "x-original-to"] });
     if (!msg) throw new MailError("not_found", `${argument}: no message with uid ${uid} in "${box.path}". Use get_recent_emails or search_emails to find its uid.`);
     const size = msg.size ?? 0;
     const whole = withBody && size <= WHOLE_LIMIT ? (await fetchByUid(client, uid, { uid: true, source: true }))?.source ?? null : null;

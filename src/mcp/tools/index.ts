@@ -58,6 +58,7 @@ import { getChangesTool } from "./read/get-changes.ts";
 import { getEmail } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
 import { getThread } from "./read/get-thread.ts";
+import { findContactsTool } from "./read/find-contacts.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
 import { searchEmailsTool } from "./read/search-emails.ts";
@@ -75,11 +76,15 @@ import { sendDraft } from "./write/send-draft.ts";
 import { sendEmail } from "./write/send-email.ts";
 import { trashEmail } from "./write/trash-email.ts";
 import { updateDraft } from "./write/update-draft.ts";
+import { respondToInvitation } from "./write/respond-to-invitation.ts";
+import { unsubscribeTool, type WebPolicy } from "./write/unsubscribe.ts";
 import { toolRegistry } from "./registry.ts";
 import { listAccounts } from "./read/list-accounts.ts";
 import { withAccount } from "../accounts/with-account.ts";
 import { acrossEmails, acrossMailboxes } from "../accounts/across.ts";
 import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
+import { systemClock, type Clock } from "../../clock.ts";
+import { ContactsCache } from "../../mail/read/contacts/cache.ts";
 
 export type { ToolContext } from "./context.ts";
 export type { ToolDef } from "./define.ts";
@@ -97,24 +102,32 @@ export interface ToolFactoryDeps {
   cursorKey: Uint8Array;
   /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
   identities?: IdentityLookup;
+  /** find_contacts' per-token memory (the MCP runtime's: src/mcp/runtime.ts), and the clock it ranks by; default a cache of its own. */
+  contacts?: ContactsCache;
+  clock?: Clock;
+  /** What unsubscribe's one-click request may reach. */
+  web: WebPolicy;
 }
 
 // Every mailbox tool takes `account` (../accounts/with-account.ts); the three listing reads span
 // every mailbox of a connection without it (../accounts/across.ts).
-export const mcpTools = ({ signIns, cursorKey, identities = NO_IDENTITIES }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
+export const mcpTools = ({
+  signIns, cursorKey, identities = NO_IDENTITIES, clock = systemClock, contacts = new ContactsCache(clock), web,
+}: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
   listAccounts,
   withAccount(listMailboxes, acrossMailboxes),
   withAccount(getRecentEmails, acrossEmails(cursorKey)),
   withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
-  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), draftEmail(identities), sendEmail(identities), updateDraft(identities),
-    sendDraft, markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]
+  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), findContactsTool({ contacts, identities, clock }),
+    draftEmail(identities), sendEmail(identities), updateDraft(identities), sendDraft, respondToInvitation(identities), unsubscribeTool(web),
+    markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]
     .map((t) => withAccount<AnyTool>(t)),
   confirmSend,
 ]);
 
 /** The tools as every server has them (names, kinds, schemas), for what does not call them; list_providers lists no sign-in here. */
-export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32) });
+export const TOOLS = mcpTools({ signIns: [], cursorKey: new Uint8Array(32), web: { allowPrivateHosts: false, version: "" } });
 
 /** What a client that does not render MCP Apps is offered: every tool but the app-only ones (audience "app"). */
 export const LISTED_TOOLS: readonly AnyTool[] = TOOLS.filter((t) => t.audience !== "app");

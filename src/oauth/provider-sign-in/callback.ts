@@ -16,8 +16,9 @@ import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts"
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
-import { form, limitedLogin, loginOf, verified, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { form, keepIdentities, limitedLogin, loginOf, verified, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
 import { newMailbox } from "../setup/several.ts";
+import { parseIdentityFields } from "../setup/identity-fields.ts";
 import { callbackUrl } from "./start.ts";
 
 export interface SignInCallbackDeps extends ConnectDeps {
@@ -83,11 +84,16 @@ async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending
   if (!access.ok) return form(pending, 400, access.message);
   const send = chooseSendPolicy(fields.send, access.access);
   if (!send.ok) return form(pending, 400, send.message);
+  // The form's send_as and signature came along sealed in the flow row (./start.ts keeps every field but the secrets).
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return form(pending, 400, identities.message);
   const login = await limitedLogin(deps, account, pending, clientIp);
   if (login.kind === "form" && login.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
-  return login.kind === "verified" ? verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login, p.name)) : login;
+  if (login.kind !== "verified") return login;
+  await keepIdentities(deps, account, identities.settings);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login, p.name));
 }
 
 /**

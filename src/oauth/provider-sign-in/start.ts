@@ -12,6 +12,7 @@ import { s256 } from "../protocol/pkce.ts";
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
 import { controlProblem, type ConnectFields } from "../setup/connect-form.ts";
+import { parseIdentityFields } from "../setup/identity-fields.ts";
 import { isMailboxAddress } from "../setup/mailbox-address.ts";
 
 export interface SignInStartDeps {
@@ -60,6 +61,9 @@ export async function startSignIn(deps: SignInStartDeps, provider: OAuthProvider
   if (!send.ok) return { refused: send.message };
   const typed = controlProblem(fields);
   if (typed) return { refused: typed };
+  // Checked now, so a mistake in them is shown before the provider's page, not after it (stored by the callback).
+  const identities = parseIdentityFields(fields.send_as, fields.signature);
+  if (!identities.ok) return { refused: identities.message };
   const binding = randomHex(32);
   const codeVerifier = randomBytes(32).toString("base64url"); // 43 characters (RFC 7636 §4.1)
   const secrets = { requestId: fields.request_id!, csrfToken: fields.csrf_token!, codeVerifier, fields: keptFields(fields, provider.id) };

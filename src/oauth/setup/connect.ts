@@ -10,7 +10,7 @@ import { MailError } from "../../mail/errors.ts";
 import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
-import type { MailboxIdentities } from "../../store/mailbox-identities.ts";
+import type { IdentitySettings, MailboxIdentities } from "../../store/mailbox-identities.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
 import { chooseAccess, scopeFor, type Access } from "./access.ts";
 import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
@@ -187,9 +187,18 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (foreign) return form(pending, 403, foreign);
   const login = await limitedLogin(deps, account, pending, clientIp);
   if (login.kind !== "verified") return login;
-  // Per mailbox, not per grant: every connection of this login sends as these (docs/design.md §3).
-  if (identities.settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), identities.settings);
+  await keepIdentities(deps, account, identities.settings);
   return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login));
+}
+
+/**
+ * What the form set for the mailbox's identities, stored once its login is proven (null: the
+ * fields were left empty, and what was set before stays). Per mailbox, not per grant: every
+ * connection of this login sends as these (docs/design.md §3). The provider sign-in's callback
+ * stores them too (src/oauth/provider-sign-in/callback.ts).
+ */
+export async function keepIdentities(deps: Pick<ConnectDeps, "identities">, account: MailAccount, settings: IdentitySettings | null): Promise<void> {
+  if (settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), settings);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { ContentReaders } from "../../content/readers.ts";
 import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { bodySegments, type Segment } from "../../mime/readable-parts.ts";
 import { parseMessage } from "../../mime/tree.ts";
+import { invitationOf } from "../../calendar/invitation-part.ts";
+import type { Invitation } from "../../calendar/invitation.ts";
 import { attachmentsOf, capAttachments, type AttachmentInfo } from "../attachment-list.ts";
 import { readable, window } from "../message.ts";
 import { textPartOf } from "../text-part.ts";
@@ -21,6 +23,8 @@ export interface MessageBody {
   /** Quoted history at the end of the body was left out (include_quoted: false). */
   quoted_trimmed: boolean;
   attachments: AttachmentInfo[];
+  /** The invitation the message carries (only one read whole); your_status filled by the caller. */
+  invitation: Invitation | null;
 }
 
 const WHOLE_LIMIT = 1024 * 1024;
@@ -73,5 +77,6 @@ async function render(f: Found, source: Source, maxChars: number, includeQuoted:
     // Capped as get_email caps it (docs/decisions.md "A hostile mail server"); get_email lists the
     // rest with their count.
     attachments: capAttachments(attachmentsOf(f.msg.bodyStructure, whole ? parsed : null)).attachments,
+    invitation: whole ? invitationOf(parsed) : null,
   };
 }

@@ -9,7 +9,7 @@ import { resolveFolderName, specialUsePaths, type SpecialUse } from "../../imap/
 import { fetchByUid, fetchOwn, withMailbox } from "../../imap/mailbox.ts";
 import { uidNotFound } from "../../imap/uids.ts";
 import { firstMessageId, parseMessageIds } from "../../mime/message-ids.ts";
-import { SUMMARY_QUERY } from "../summary.ts";
+import { SUMMARY_HEADERS, SUMMARY_QUERY } from "../summary.ts";
 
 export interface Found {
   /** The folder's real path. */
@@ -26,7 +26,7 @@ export const MAX_GATHERED = 200;
 const IDS_PER_SEARCH = 40;
 const MAX_PASSES = 3;
 
-const QUERY: FetchQueryObject = { ...SUMMARY_QUERY, headers: ["references", "in-reply-to"], source: { maxLength: INLINE_SOURCE } };
+const QUERY: FetchQueryObject = { ...SUMMARY_QUERY, headers: [...SUMMARY_HEADERS, "references", "in-reply-to"], source: { maxLength: INLINE_SOURCE } };
 const USES: SpecialUse[] = ["\\Sent", "\\Archive", "\\All"];
 
 /** The folders to search, in order of preference: the one given, INBOX, Sent, Archive, All Mail. */

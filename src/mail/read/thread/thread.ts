@@ -3,6 +3,7 @@
 import type { ImapFlow } from "imapflow";
 import type { ContentReaders } from "../../content/readers.ts";
 import { firstMessageId } from "../../mime/message-ids.ts";
+import { trustedAuthservIds } from "../sender/trust.ts";
 import { toSummary, type Summary } from "../summary.ts";
 import { readBodies, type MessageBody } from "./bodies.ts";
 import { gather, threadFolders, type Found } from "./gather.ts";
@@ -36,9 +37,10 @@ export async function getThread(client: ImapFlow, q: ThreadQuery, content: Conte
   const all = oldestFirst(onePerMessage(found));
   const shown = newest(all, q.maxMessages, seed);
   const bodies = await readBodies(client, shown, budgets(shown.length, q.maxCharsPerMessage), q.includeQuoted, content);
+  const trusted = trustedAuthservIds(client);
   return {
     subject: all[0] ? toSummary(all[0].msg, all[0].folder).subject : "",
-    messages: shown.map((f, i) => ({ ...toSummary(f.msg, f.folder), ...bodies[i]! })),
+    messages: shown.map((f, i) => ({ ...toSummary(f.msg, f.folder, trusted), ...bodies[i]! })),
     omitted: all.length - shown.length,
     folders_searched: folders,
   };

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { getEmail as fetchEmail, type FullEmail } from "../../../mail/read/message.ts";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
+import { senderWarnings } from "../../../mail/read/sender/warnings.ts";
+import { invitationLines, invitationSchema, ownView } from "../schemas/invitation.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
@@ -41,6 +43,7 @@ export const getEmail = defineTool({
       body_note: z.string().nullable().describe("Why body_text is not simply the text part: HTML read instead of a text part that only pointed to a browser view, or HTML too complex or too long to convert fully; else null."),
       attachments: z.array(attachmentSchema),
       attachments_omitted: z.number().int().describe("Attachments not listed: past the first 1,000 (or ~96 KB of list). Usually 0."),
+      invitation: invitationSchema,
     },
     annotations: READ_ONLY,
   },
@@ -48,7 +51,8 @@ export const getEmail = defineTool({
     const email = await ctx.withImap((client) => fetchEmail(client, {
       folder: args.folder, uid: args.uid, maxChars: args.max_chars, offset: args.offset, format: args.format,
     }, ctx.content));
-    return ok({ ...email }, describe(email));
+    const full = { ...email, invitation: ownView(email.invitation, await ctx.account()) };
+    return ok(full, describe(full));
   },
 });
 
@@ -64,12 +68,14 @@ function describe(e: FullEmail): string {
     `Subject: ${e.subject || "(no subject)"}`,
     `Message-ID: ${e.message_id ?? "(none)"}`,
     ...(e.in_reply_to ? [`In-Reply-To: ${e.in_reply_to}`] : []),
+    ...invitationLines(e.invitation),
     ...e.attachments.map((a) => `Attachment (part ${a.part}): ${a.filename ?? "(unnamed)"}, ${a.content_type}, ${a.size} bytes`),
   ];
   const lines = [
     `Folder: ${e.folder}  UID: ${e.uid}${e.seen ? "" : "  (unread)"}${e.flagged ? "  (flagged)" : ""}`,
     fenceUntrusted([...headers, "", e.body_text].join("\n"), "The email (headers and body)").text,
   ];
+  lines.push(...senderWarnings(e.from, e.sender_check));
   if (e.attachments_omitted) lines.push(`(${e.attachments_omitted} more attachments are not listed.)`);
   if (e.body_note) lines.push(`(${e.body_note})`);
   if (e.next_offset !== null) lines.push(`(The body goes on: call again with offset ${e.next_offset} for the next piece.)`);

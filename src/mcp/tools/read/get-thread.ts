@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { fenceUntrusted } from "../../../mail/content/sanitize.ts";
 import { getThread as readThread, type Thread, type ThreadMessage } from "../../../mail/read/thread/thread.ts";
+import { invitationLines, invitationSchema, ownView } from "../schemas/invitation.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
@@ -17,6 +18,7 @@ const messageSchema = summarySchema.extend({
   truncated: z.boolean().describe("true when body_text was cut at max_chars_per_message (or the thread's 200000 characters in all)."),
   quoted_trimmed: z.boolean().describe("true when quoted history at the end of the body was left out (the thread shows those messages)."),
   attachments: z.array(attachmentSchema),
+  invitation: invitationSchema,
 });
 
 export const getThread = defineTool({
@@ -51,7 +53,9 @@ export const getThread = defineTool({
     const thread = await ctx.withImap((client) => readThread(client, {
       folder: args.folder, uid: args.uid, maxMessages: args.max_messages, maxCharsPerMessage: args.max_chars_per_message, includeQuoted: args.include_quoted,
     }, ctx.content));
-    return ok({ ...thread }, describe(thread));
+    const account = await ctx.account();
+    const own = { ...thread, messages: thread.messages.map((m) => ({ ...m, invitation: ownView(m.invitation, account) })) };
+    return ok(own, describe(own));
   },
 });
 
@@ -81,6 +85,7 @@ function messageBlock(m: ThreadMessage, i: number, n: number): string {
     `Subject: ${m.subject || "(no subject)"}`,
     `Message-ID: ${m.message_id ?? "(none)"}`,
     ...(m.in_reply_to ? [`In-Reply-To: ${m.in_reply_to}`] : []),
+    ...invitationLines(m.invitation),
     ...m.attachments.map((a) => `Attachment (part ${a.part}): ${a.filename ?? "(unnamed)"}, ${a.content_type}, ${a.size} bytes`),
     "",
     m.body_text,

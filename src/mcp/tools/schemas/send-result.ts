@@ -49,3 +49,13 @@ export function sendActivity(r: SendResult): ActivityDetails {
     ...(r.rejected.length ? { rejected: r.rejected } : {}),
   };
 }
+
+/**
+ * The same for a tool that sends about a message it names by folder and uid (send_draft,
+ * respond_to_invitation, unsubscribe): that message's folder and uid, from the arguments, stay;
+ * the decision, Message-ID and who got it are added.
+ */
+export function sendAboutActivity(r: SendResult): ActivityDetails {
+  const { folder: _sentTo, uids: _held, ...rest } = sendActivity(r);
+  return { ...rest, recipients: [...r.accepted, ...r.rejected] };
+}

@@ -10,6 +10,22 @@ export const addressSchema = z.object({
   address: z.string().nullable().describe("The email address, or null when the header gave none that is usable (only a name)."),
 });
 
+const verdict = z.enum(["pass", "fail", "softfail", "neutral", "none", "temperror", "permerror"]).nullable();
+
+export const senderCheckSchema = z.object({
+  spf: verdict.describe("SPF (RFC 7208) as the mailbox's own provider found it; null when it did not say."),
+  dkim: verdict.describe("DKIM (RFC 6376): the first signature's verdict as the provider found it; null when it did not say."),
+  dmarc: verdict.describe("DMARC (RFC 7489): pass means the From domain is verified; fail means it is not."),
+  from_domain: z.string().nullable().describe("The domain of the From address."),
+  aligned: z.boolean().describe("A passing check (DMARC, or DKIM/SPF for the From domain or a domain under it) vouches for the From domain."),
+}).nullable().describe("What the mailbox's own provider recorded on receipt (Authentication-Results, RFC 8601), never a header a sender could have written; null when there is none to trust.");
+
+export const unsubscribeSchema = z.object({
+  one_click: z.boolean().describe("The https link takes the one-click unsubscribe (RFC 8058): the unsubscribe tool can do it."),
+  https: z.string().nullable().describe("The https unsubscribe link the message gives (List-Unsubscribe), or null."),
+  mailto: z.string().nullable().describe("The mailto: unsubscribe address the message gives, or null."),
+}).nullable().describe("How to leave the mailing list (List-Unsubscribe, RFC 2369); null when the message offers no way. Written by the sender.");
+
 export const summarySchema = z.object({
   uid: z.number().int(),
   folder: z.string(),
@@ -24,6 +40,8 @@ export const summarySchema = z.object({
   has_attachments: z.boolean(),
   size: z.number().int().describe("Size of the whole message in bytes."),
   labels: z.array(z.string()).describe("Gmail labels, or elsewhere the message's IMAP keywords (label_email sets them); [] when none."),
+  sender_check: senderCheckSchema,
+  unsubscribe: unsubscribeSchema,
   account: z.string().optional().describe("The mailbox the message is in; present when a read spans several mailboxes."),
 });
 

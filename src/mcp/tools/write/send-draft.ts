@@ -13,7 +13,7 @@ import type { OutgoingMail, SendResult } from "../../../sending/request.ts";
 import { outgoingDeps } from "../context.ts";
 import { defineTool } from "../define.ts";
 import { SPECIAL_USE_HINT, uidArg } from "../schemas/args.ts";
-import { sendActivity, sendResultShape } from "../schemas/send-result.ts";
+import { sendAboutActivity, sendResultShape } from "../schemas/send-result.ts";
 
 /** The draft as the gate takes it; `hold` keeps its attachment bytes counted until the call ends. */
 async function draftMail(deps: OutgoingDeps, folder: string, uid: number, hold: (release: () => void) => void): Promise<OutgoingMail> {
@@ -58,11 +58,7 @@ export const sendDraft = defineTool({
   activity: {
     fromArgs: (args) => ({ folder: args.folder, uids: [args.uid] }),
     // The draft's folder and uid (from the arguments) stay; the decision, Message-ID and who got it are added.
-    fromResult: (r) => {
-      const sent = r as SendResult;
-      const { folder: _sentTo, uids: _held, ...rest } = sendActivity(sent);
-      return { ...rest, recipients: [...sent.accepted, ...sent.rejected] };
-    },
+    fromResult: (r) => sendAboutActivity(r as SendResult),
   },
   handler: async (args, ctx) => {
     const releases: Array<() => void> = [];

@@ -1,12 +1,13 @@
 // Client ID Metadata Documents (docs/oauth.md §11), opt-in with MAILBOX_MCP_CLIENT_METADATA_DOCUMENTS:
-// the document behind a client_id URL, fetched (./fetch.ts), checked (./parse.ts) and kept in this
+// the document behind a client_id URL, fetched (src/mail/net/pinned-fetch.ts), checked (./parse.ts) and kept in this
 // process for as long as its Cache-Control allows, at most 24 hours. Per instance and in memory: a
 // document is public and cheap to fetch again, so instances need not share it.
 import type { Clock } from "../../../clock.ts";
 import type { Config } from "../../../config.ts";
 import type { Resolver } from "../../../mail/net/host-policy.ts";
 import { OAuthProblem } from "../errors.ts";
-import { fetchDocument, type FetchPolicy } from "./fetch.ts";
+import { FetchProblem, pinnedFetch, type FetchPolicy } from "../../../mail/net/pinned-fetch.ts";
+import { DocumentProblem } from "./url.ts";
 import { parseClientDocument, type ClientDocument } from "./parse.ts";
 import { documentUrl } from "./url.ts";
 
@@ -57,6 +58,7 @@ export class ClientDocuments {
     this.policy = {
       allowPrivateHosts: options.allowPrivateHosts, resolve: options.resolve, timeoutMs: options.timeoutMs ?? DOCUMENT_TIMEOUT_MS,
       maxBytes: DOCUMENT_MAX_BYTES, userAgent: `mailbox-mcp/${options.version}`,
+      what: "The client metadata document", accept: "application/json",
     };
   }
 
@@ -94,7 +96,9 @@ export class ClientDocuments {
   }
 
   private async fetch(url: URL): Promise<ClientDocument> {
-    const { body, cacheControl } = await fetchDocument(url, this.policy);
+    const { body, cacheControl } = await pinnedFetch(url, this.policy).catch((err: unknown) => {
+      throw err instanceof FetchProblem ? new DocumentProblem(err.message) : err;
+    });
     const document = parseClientDocument(url.href, body);
     this.keep(document, cacheControl);
     return document;

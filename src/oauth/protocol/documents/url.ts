@@ -1,6 +1,6 @@
 // Which client_id values name a Client ID Metadata Document (docs/oauth.md §11): an https URL with a
 // path, written canonically, because the document must repeat it byte for byte and the setup page
-// names its host. Plain http only towards the operator's own network (checked when fetching, ./fetch.ts).
+// names its host. Plain http only towards the operator's own network (checked when fetching, src/mail/net/pinned-fetch.ts).
 import { OAuthProblem } from "../errors.ts";
 
 const MAX_URL_LENGTH = 1000;
