@@ -22,7 +22,7 @@ export interface ProviderSignInRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes">;
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
@@ -53,8 +53,9 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
     identities: store.identities,
+    collected: store.pendingMailboxes,
   };
-  const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl };
+  const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl, collected: store.pendingMailboxes };
   const done = { "set-cookie": clearSignInCookie(config.baseUrl) };
   const unknown = () => errorPage(400, "This sign-in link has expired or was already used",
     "Go back to your app and connect the mailbox again: the sign-in must be finished within 10 minutes, in the browser that started it.", done);
