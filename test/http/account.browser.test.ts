@@ -42,8 +42,10 @@ const mcpStatus = async (token: string) => (await fetch(srv.mcpUrl, {
 async function signIn(page: Page) {
   await page.goto(`${srv.baseUrl}/account`);
   await fillAlice(page, h);
-  await page.keyboard.press("Enter"); // the keyboard submits the form
-  await page.waitForURL(`${srv.baseUrl}/account`);
+  // The keyboard submits the form. The page is at /account before and after, so waiting for the URL
+  // alone returned at once and a loaded machine read the sign-in page: wait for the signed-in one.
+  await page.keyboard.press("Enter");
+  await page.locator("h1", { hasText: h.dovecot.users.alice.email }).waitFor();
 }
 
 describe("/account in Chromium", () => {
