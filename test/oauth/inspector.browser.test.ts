@@ -7,6 +7,7 @@ import { countRows } from "../support/stores.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { getHarness, type Harness } from "../support/harness.ts";
+import { fillAlice } from "../support/browser.ts";
 import { startInspector, type Inspector } from "../support/inspector.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
 
@@ -54,16 +55,7 @@ describe("MCP Inspector in headless Chromium, registration on", () => {
     expect(await page.textContent("q.declared")).toBe("MCP Inspector");
     expect(await page.textContent(".declared-line")).toContain("has not checked it");
 
-    const alice = h.dovecot.users.alice;
-    await page.selectOption("#provider", "custom");
-    await page.fill("#email", alice.email);
-    await page.fill("#password", alice.pass);
-    await page.fill("#imap_host", h.dovecot.host);
-    await page.fill("#imap_port", String(h.dovecot.port));
-    await page.selectOption("#imap_security", "none");
-    await page.fill("#smtp_host", h.smtp.host);
-    await page.fill("#smtp_port", String(h.smtp.port));
-    await page.selectOption("#smtp_security", "none");
+    await fillAlice(page, h);
     await Promise.all([
       page.waitForURL((u) => u.href.startsWith(`${inspector.origin}/`), { timeout: 30_000 }),
       page.click("#connect"),

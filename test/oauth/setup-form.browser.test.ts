@@ -5,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { freePort } from "../support/dovecot.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { testApp } from "../support/app.ts";
+import { fillAlice } from "../support/browser.ts";
 import { authorizeQuery, newVerifier, postForm, REDIRECT, tokenFields } from "./flow.ts";
 
 const CHROMIUM_ARGS = [
@@ -66,17 +67,7 @@ async function open(opts: { javaScriptEnabled?: boolean; width?: number } = {}) 
   return { context, page, verifier, state, cspErrors };
 }
 
-async function fillCustom(page: Page, password: string) {
-  await page.selectOption("#provider", "custom");
-  await page.fill("#email", h.dovecot.users.alice.email);
-  await page.fill("#password", password);
-  await page.fill("#imap_host", h.dovecot.host);
-  await page.fill("#imap_port", String(h.dovecot.port));
-  await page.selectOption("#imap_security", "none");
-  await page.fill("#smtp_host", h.smtp.host);
-  await page.fill("#smtp_port", String(h.smtp.port));
-  await page.selectOption("#smtp_security", "none");
-}
+const fillCustom = (page: Page, password: string) => fillAlice(page, h, password);
 
 describe("setup form in headless Chromium", () => {
   test("custom provider with the right password lands on the redirect with code and state", async () => {

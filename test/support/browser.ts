@@ -1,9 +1,11 @@
 // Headless Chromium for page tests, and a real callback server for the OAuth redirect (Playwright's
 // route() does not see the request that follows a redirect). Same flags as the setup form's test.
-import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll } from "bun:test";
+import { chromium, type Browser, type Page } from "playwright-core";
 import type { Config } from "../../src/config.ts";
 import { REDIRECT } from "../oauth/flow.ts";
 import { testApp } from "./app.ts";
+import { getHarness, type Harness } from "./harness.ts";
 import { freePort } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
 
@@ -57,7 +59,42 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
     base, server, browser,
     async stop() {
       await browser.close();
+      await server.runtime.close(); // MCP sessions and IMAP connections a test opened
       await server.app.stop(true);
     },
   };
+}
+
+/** Fills the setup (or sign-in) form for alice's mailbox on the harness's Dovecot and SMTP receiver ("custom", no TLS). */
+export async function fillAlice(page: Page, h: Harness, password = h.dovecot.users.alice.pass): Promise<void> {
+  await page.selectOption("#provider", "custom");
+  await page.fill("#email", h.dovecot.users.alice.email);
+  await page.fill("#password", password);
+  await page.fill("#imap_host", h.dovecot.host);
+  await page.fill("#imap_port", String(h.dovecot.port));
+  await page.selectOption("#imap_security", "none");
+  await page.fill("#smtp_host", h.smtp.host);
+  await page.fill("#smtp_port", String(h.smtp.port));
+  await page.selectOption("#smtp_security", "none");
+}
+
+export interface FormApp {
+  h: Harness;
+  running: BrowserApp;
+  callback: CallbackServer;
+}
+
+/** Registers the file's beforeAll/afterAll: the harness, a callback server, the app and Chromium; the fields are set once beforeAll has run. */
+export function formApp(): FormApp {
+  const fx = {} as FormApp;
+  beforeAll(async () => {
+    fx.h = await getHarness();
+    fx.callback = await startCallbackServer();
+    fx.running = await startBrowserApp({ extraRedirectUris: fx.callback.extra });
+  }, 60_000);
+  afterAll(async () => {
+    await fx.running?.stop();
+    fx.callback?.stop();
+  }, 30_000);
+  return fx;
 }

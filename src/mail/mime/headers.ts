@@ -20,26 +20,30 @@ export interface HeaderView {
 // (References of a long thread is a few KB), and it bounds what a sender can make us work through.
 const MAX_FIELD = 16 * 1024;
 
-export function headerView(headers: Headers | false): HeaderView {
+/** `headers`: a parsed message's (mailsplit), or a fetched block's (./header-block.ts). */
+export function headerView(headers: Pick<Headers, "getFirst"> | false): HeaderView {
   const raw = (key: string) => (headers ? headers.getFirst(key).slice(0, MAX_FIELD) : "");
-  const decode = (value: string) => {
-    try {
-      return libmime().decodeWords(value);
-    } catch {
-      return value; // an unknown charset in an encoded word: keep the word as written
-    }
-  };
   return {
     text: (key) => cleanLine(decode(raw(key))) || null,
-    addresses: (key) => addressList(raw(key), decode),
+    addresses: (key) => addressField(raw(key)),
     inReplyTo: () => firstMessageId(raw("in-reply-to")),
     references: () => parseMessageIds(raw("references")),
   };
 }
 
-function addressList(value: string, decode: (s: string) => string): Address[] {
+function decode(value: string): string {
+  try {
+    // Only a value with an encoded word loads libmime (and its charset tables: ./libs.ts).
+    return value.includes("=?") ? libmime().decodeWords(value) : value;
+  } catch {
+    return value; // an unknown charset in an encoded word: keep the word as written
+  }
+}
+
+/** An address field's value (RFC 5322 §3.4), unfolded: groups expanded into their members, names decoded. */
+export function addressField(value: string): Address[] {
   if (!value) return [];
-  return addressparser(value, { flatten: true })
+  return addressparser(value.slice(0, MAX_FIELD), { flatten: true })
     .map((a) => displayAddress(decode(a.name), a.address))
     .filter((a): a is Address => a !== null);
 }

@@ -12,7 +12,7 @@ import { MailError } from "../../mail/errors.ts";
 import { tokenOf, toolContext } from "../call-context.ts";
 import { iconsFor } from "../icons/icons.ts";
 import type { McpServerDeps } from "../server-deps.ts";
-import { getEmail } from "../tools/read/get-email.ts";
+import type { getEmailTool } from "../tools/read/get-email.ts";
 import { BusyError } from "../tools/result.ts";
 import { mailboxRefFor } from "../accounts/mailbox-ref.ts";
 
@@ -39,6 +39,13 @@ export function messageAddress(variables: Record<string, string | string[]>): { 
   return { folder, uid };
 }
 
+/** The server's own get_email (built with its dependencies: the mailbox's identities), so both doors read alike. */
+function getEmailOf(deps: McpServerDeps): ReturnType<typeof getEmailTool> {
+  const tool = deps.tools.find((t) => t.name === "get_email");
+  if (!tool) throw new Error("the message resource needs the get_email tool");
+  return tool as ReturnType<typeof getEmailTool>;
+}
+
 async function read(deps: McpServerDeps, uri: URL, variables: Record<string, string | string[]>, ctx: ServerContext): Promise<ReadResourceResult> {
   const { folder, uid } = messageAddress(variables);
   const caller = tokenOf(ctx.http?.authInfo);
@@ -49,7 +56,7 @@ async function read(deps: McpServerDeps, uri: URL, variables: Record<string, str
   if (!mailbox) throw new ResourceNotFoundError(uri.href, `This connection has no mailbox ${account ?? ""}: list_accounts names them.`);
   const tool = toolContext(deps, caller.auth, caller, signal, undefined, mailbox);
   try {
-    const result = await deps.calls.run(caller.tokenId, signal, () => getEmail.handler({ folder, uid, max_chars: MAX_CHARS, offset: 0, format: "text" }, tool));
+    const result = await deps.calls.run(caller.tokenId, signal, () => getEmailOf(deps).handler({ folder, uid, max_chars: MAX_CHARS, offset: 0, format: "text" }, tool));
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text }] };
   } catch (err) {

@@ -55,9 +55,9 @@
 // Import from ./define.ts, ./context.ts and the like, never from this file: that would be an import cycle.
 import { getAttachment } from "./read/get-attachment.ts";
 import { getChangesTool } from "./read/get-changes.ts";
-import { getEmail } from "./read/get-email.ts";
+import { getEmailTool } from "./read/get-email.ts";
 import { getRecentEmails } from "./read/get-recent-emails.ts";
-import { getThread } from "./read/get-thread.ts";
+import { getThreadTool } from "./read/get-thread.ts";
 import { findContactsTool } from "./read/find-contacts.ts";
 import { listMailboxes } from "./read/list-mailboxes.ts";
 import { listProvidersTool, type OfferedSignIn } from "./read/list-providers.ts";
@@ -100,7 +100,7 @@ import type { AnyTool } from "./registry.ts";
 export interface ToolFactoryDeps {
   signIns: readonly OfferedSignIn[];
   cursorKey: Uint8Array;
-  /** The composing tools' identities and signature of the grant's mailbox (./write/sender.ts); default none. */
+  /** The grant's mailbox's identities and signature (./write/sender.ts): the composing tools write as them, get_email and get_thread find its invitations' attendee among them; default none. */
   identities?: IdentityLookup;
   /** find_contacts' per-token memory (the MCP runtime's: src/mcp/runtime.ts), and the clock it ranks by; default a cache of its own. */
   contacts?: ContactsCache;
@@ -119,8 +119,8 @@ export const mcpTools = ({
   withAccount(listMailboxes, acrossMailboxes),
   withAccount(getRecentEmails, acrossEmails(cursorKey)),
   withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
-  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), findContactsTool({ contacts, identities, clock }),
-    draftEmail(identities), sendEmail(identities), updateDraft(identities), sendDraft, respondToInvitation(identities), unsubscribeTool(web),
+  ...[getEmailTool(identities), getThreadTool(identities), getAttachment, getChangesTool(cursorKey), findContactsTool({ contacts, identities, clock }),
+    draftEmail(identities), sendEmail(identities), updateDraft(identities), sendDraft, respondToInvitation(identities), unsubscribeTool(web, identities),
     markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]
     .map((t) => withAccount<AnyTool>(t)),
   confirmSend,

@@ -13,6 +13,7 @@ import { simpleParser } from "mailparser";
 import { randomBytes } from "node:crypto";
 import type { SendPolicy } from "../../../src/send-policy.ts";
 import { aliceServer } from "../../support/alice-server.ts";
+import { aliasClient } from "../../support/alias-client.ts";
 import { findBySubject } from "../../support/imap.ts";
 import { appleIcs, appleMail, googleIcs, googleMail, outlookIcs, outlookMail } from "../../support/invitation-mail.ts";
 import { plainText } from "../../support/mail-fixtures.ts";
@@ -128,12 +129,7 @@ describe("respond_to_invitation", () => {
   });
 
   test("an invitation to one of the mailbox's send-as identities is answered from that identity, under its name", async () => {
-    const login = `alice-invite-${tag()}`;
-    const work = `alice-${tag()}@work.example`;
-    const { token } = await issueTestGrant(fx.srv.deps, fx.account(), "email:read email:write", { login });
-    await fx.srv.deps.store.identities.set(fx.srv.deps.store.identities.keyOf(login), { sendAs: [{ name: "Alice at Work", address: work }], signature: null });
-    const c = await connectClient(fx.srv.mcpUrl, token);
-    fx.open.push(c);
+    const { c, work } = await aliasClient(fx);
     const eventUid = `ev-${tag()}`;
     const { uid } = await delivered((env) => outlookMail(env, outlookIcs(work, eventUid, `org-${tag()}@example.com`)));
     const res = await call(c, "respond_to_invitation", { folder: "INBOX", uid, response: "accepted" });
@@ -142,6 +138,19 @@ describe("respond_to_invitation", () => {
     expect(reply.envelope.from).toBe(work);
     expect(reply.parsed.from?.value[0]).toMatchObject({ name: "Alice at Work", address: work });
     expect(String(reply.vevent.getFirstPropertyValue("attendee")).toLowerCase()).toBe(`mailto:${work}`);
+  });
+
+  test("your_status of an invitation to a send-as identity: get_email, get_thread and the message resource show that attendee's answer", async () => {
+    const { c, work } = await aliasClient(fx);
+    const { uid } = await delivered((env) => appleMail(env, appleIcs(work.toUpperCase(), `ev-${tag()}`))); // PARTSTAT=TENTATIVE, any case
+    expect((await callOk<{ invitation: { your_status: string | null } }>(c, "get_email", { folder: "INBOX", uid })).invitation.your_status).toBe("tentative");
+    const thread = await callOk<{ messages: Array<{ uid: number; invitation: { your_status: string | null } | null }> }>(c, "get_thread", { folder: "INBOX", uid });
+    expect(thread.messages.find((m) => m.uid === uid)!.invitation!.your_status).toBe("tentative");
+    const res = await c.readResource({ uri: `mailbox://message/INBOX/${uid}` });
+    expect((res.contents[0] as { text: string }).text).toContain("Your answer: tentative");
+    // Without the identity the same invitation is not this mailbox's.
+    const plain = await client();
+    expect((await callOk<{ invitation: { your_status: string | null } }>(plain, "get_email", { folder: "INBOX", uid })).invitation.your_status).toBeNull();
   });
 
   const refusals = [

@@ -9,6 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { randomBytes } from "node:crypto";
 import type { SendPolicy } from "../../../src/send-policy.ts";
 import { aliceServer } from "../../support/alice-server.ts";
+import { aliasClient } from "../../support/alias-client.ts";
 import { startHttpsReceiver, type HttpsReceiver } from "../../support/https-receiver.ts";
 import { findBySubject } from "../../support/imap.ts";
 import { plainText } from "../../support/mail-fixtures.ts";
@@ -31,11 +32,11 @@ async function client(policy: SendPolicy = "direct", srv: TestServer = fx.srv): 
 }
 
 /** A list message in alice's INBOX with these List-Unsubscribe header values; its uid and subject. */
-async function listMail(links: string[], oneClick: boolean): Promise<{ uid: number; subject: string }> {
+async function listMail(links: string[], oneClick: boolean, to = fx.h.dovecot.users.alice.email, more: Record<string, string> = {}): Promise<{ uid: number; subject: string }> {
   const subject = `newsletter ${tag()}`;
   const headers: Record<string, string> = links.length ? { "List-Unsubscribe": links.map((l) => `<${l}>`).join(", ") } : {};
   if (oneClick) headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
-  await fx.h.dovecot.deliver("alice", plainText({ subject, headers, to: fx.h.dovecot.users.alice.email }));
+  await fx.h.dovecot.deliver("alice", plainText({ subject, headers: { ...headers, ...more }, to }));
   const [found] = await findBySubject(fx.imap, "INBOX", subject);
   return { uid: found!.uid, subject };
 }
@@ -149,6 +150,18 @@ describe("unsubscribe: the mailto: way and none", () => {
     const none = await call(c, "unsubscribe", { folder: "INBOX", uid: onlyHttp.uid });
     expect(none.isError).toBe(true);
     expect(textOf(none)).toContain("offers no way to unsubscribe");
+  });
+
+  test("the request goes out from the identity the list message was addressed to (To, else Delivered-To), under its name", async () => {
+    const { c, work } = await aliasClient(fx);
+    for (const [to, more] of [[`"Alice" <${work.toUpperCase()}>`, {}], [`members-${tag()}@lists.example`, { "Delivered-To": work }]] as const) {
+      const list = `leave-${tag()}@lists.example`;
+      const { uid } = await listMail([`mailto:${list}`], false, to, more);
+      expect((await call(c, "unsubscribe", { folder: "INBOX", uid })).structuredContent).toMatchObject({ method: "mailto", status: "sent" });
+      const [got] = fx.h.smtp.messages.filter((m) => m.to.includes(list));
+      expect(got!.from).toBe(work);
+      expect(got!.raw.toString("latin1")).toContain(`From: Alice at Work <${work}>`);
+    }
   });
 
   test("the list address is new under 'ask for new recipients' and the client cannot be asked: held as a draft, nothing mailed", async () => {

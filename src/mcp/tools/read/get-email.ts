@@ -11,8 +11,10 @@ import { ok } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
 import { attachmentSchema } from "../schemas/attachment.ts";
 import { addressSchema, summarySchema, who } from "../schemas/summary.ts";
+import { mailboxAddresses, type IdentityLookup } from "../write/sender.ts";
 
-export const getEmail = defineTool({
+/** `identities`: the mailbox's send-as addresses, among which an invitation's attendee is looked for too. */
+export const getEmailTool = (identities: IdentityLookup) => defineTool({
   name: "get_email",
   kind: "read",
   config: {
@@ -51,7 +53,8 @@ export const getEmail = defineTool({
     const email = await ctx.withImap((client) => fetchEmail(client, {
       folder: args.folder, uid: args.uid, maxChars: args.max_chars, offset: args.offset, format: args.format,
     }, ctx.content));
-    const full = { ...email, invitation: ownView(email.invitation, await ctx.account()) };
+    const own = await mailboxAddresses(identities, ctx, await ctx.account());
+    const full = { ...email, invitation: ownView(email.invitation, own) };
     return ok(full, describe(full));
   },
 });

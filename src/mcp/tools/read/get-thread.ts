@@ -10,6 +10,7 @@ import { ok } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
 import { attachmentSchema } from "../schemas/attachment.ts";
 import { summarySchema, who } from "../schemas/summary.ts";
+import { mailboxAddresses, type IdentityLookup } from "../write/sender.ts";
 
 const messageSchema = summarySchema.extend({
   in_reply_to: z.string().nullable(),
@@ -21,7 +22,8 @@ const messageSchema = summarySchema.extend({
   invitation: invitationSchema,
 });
 
-export const getThread = defineTool({
+/** `identities`: the mailbox's send-as addresses, among which an invitation's attendee is looked for too. */
+export const getThreadTool = (identities: IdentityLookup) => defineTool({
   name: "get_thread",
   kind: "read",
   config: {
@@ -53,8 +55,8 @@ export const getThread = defineTool({
     const thread = await ctx.withImap((client) => readThread(client, {
       folder: args.folder, uid: args.uid, maxMessages: args.max_messages, maxCharsPerMessage: args.max_chars_per_message, includeQuoted: args.include_quoted,
     }, ctx.content));
-    const account = await ctx.account();
-    const own = { ...thread, messages: thread.messages.map((m) => ({ ...m, invitation: ownView(m.invitation, account) })) };
+    const addresses = await mailboxAddresses(identities, ctx, await ctx.account());
+    const own = { ...thread, messages: thread.messages.map((m) => ({ ...m, invitation: ownView(m.invitation, addresses) })) };
     return ok(own, describe(own));
   },
 });

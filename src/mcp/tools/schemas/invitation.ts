@@ -2,8 +2,6 @@
 // go inside the untrusted-content fence: every value is the organizer's.
 import { z } from "zod";
 import { withYourStatus, type Invitation } from "../../../mail/calendar/invitation.ts";
-import { ownAddresses } from "../../../mail/own-addresses.ts";
-import type { MailAccount } from "../../../mail/account.ts";
 
 const person = z.object({ name: z.string().nullable(), address: z.string().nullable() });
 
@@ -23,8 +21,8 @@ export const invitationSchema = z.object({
   your_status: z.string().nullable().describe("This mailbox's own answer so far (needs-action when not yet answered); null when it is not among the attendees."),
 }).nullable().describe("The calendar invitation the message carries (text/calendar), written by the organizer; null when none. respond_to_invitation answers it.");
 
-/** The invitation with this mailbox's answer filled in. */
-export const ownView = (inv: Invitation | null, account: MailAccount) => (inv ? withYourStatus(inv, ownAddresses(account)) : null);
+/** The invitation with this mailbox's answer filled in; `own`: the mailbox's addresses (login and send-as identities). */
+export const ownView = (inv: Invitation | null, own: readonly string[]) => (inv ? withYourStatus(inv, own) : null);
 
 const people = (list: Invitation["attendees"]) => list.map((a) => `${a.name ? `${a.name} <${a.address ?? "?"}>` : a.address ?? "?"}${a.status ? ` (${a.status})` : ""}`).join(", ");
 

@@ -4,6 +4,7 @@
 // grant behind the token (the mailbox it is for).
 import type { MailAccount } from "../../../mail/account.ts";
 import { senderOf, type IdentitySettings, type Sender } from "../../../mail/identities/identity.ts";
+import { ownAddresses } from "../../../mail/own-addresses.ts";
 import type { ToolContext } from "../context.ts";
 import { mailboxScope } from "../../../store/mailbox-scope.ts";
 
@@ -15,4 +16,9 @@ export const NO_IDENTITIES: IdentityLookup = async () => null;
 /** The call's sender: the login address first, then the identities the person listed. */
 export async function senderFor(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId" | "mailbox">, account: MailAccount): Promise<Sender> {
   return senderOf(account.email, await lookup(mailboxScope(ctx.grantId, ctx.mailbox.position)));
+}
+
+/** Every address of the call's mailbox, lower case: the login's and the identities' (an invitation's attendee is looked for among them). */
+export async function mailboxAddresses(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId" | "mailbox">, account: MailAccount): Promise<string[]> {
+  return ownAddresses(account, (await senderFor(lookup, ctx, account)).identities);
 }

@@ -1,12 +1,16 @@
 // unsubscribe: leaves the mailing list a message came from. RFC 8058's one-click POST when the
 // message offers it (https only, public addresses only, no redirect followed, 5 s, body ignored:
 // src/mail/net/pinned-fetch.ts, the rules of client metadata documents); else the mailto: request
-// of List-Unsubscribe (RFC 2369) sent through the send gate like any message; else it says the
-// message offers no way. A write tool: every call is in the activity log.
+// of List-Unsubscribe (RFC 2369) sent through the send gate like any message, from the identity the
+// list message was addressed to (as a reply goes out: To, Cc, Delivered-To), else the login; else it
+// says the message offers no way. A write tool: every call is in the activity log.
 import { z } from "zod";
 import { composeMessage } from "../../../mail/compose/message.ts";
 import { parseMailto } from "../../../mail/compose/mailto.ts";
+import { addressedIdentity, type AddressedTo } from "../../../mail/identities/identity.ts";
 import { fetchByUid, withMailbox } from "../../../mail/imap/mailbox.ts";
+import { headerBlock } from "../../../mail/mime/header-block.ts";
+import { headerView } from "../../../mail/mime/headers.ts";
 import { uidNotFound } from "../../../mail/imap/uids.ts";
 import { FetchProblem, pinnedFetch } from "../../../mail/net/pinned-fetch.ts";
 import { headerFields } from "../../../mail/read/sender/header-fields.ts";
@@ -17,6 +21,7 @@ import { defineTool } from "../define.ts";
 import { ok, toolError, ToolInputError } from "../result.ts";
 import { folderArg, uidArg } from "../schemas/args.ts";
 import { sendAboutActivity, sendResultShape } from "../schemas/send-result.ts";
+import { senderFor, type IdentityLookup } from "./sender.ts";
 
 /** What the one-click request may reach (the operator's MAILBOX_MCP_ALLOW_PRIVATE_HOSTS) and who it says it is. */
 export interface WebPolicy {
@@ -26,13 +31,22 @@ export interface WebPolicy {
 
 const ONE_CLICK_TIMEOUT_MS = 5000;
 
-async function offerOf(ctx: { withImap: <T>(fn: (c: import("imapflow").ImapFlow) => Promise<T>) => Promise<T> }, folder: string, uid: number): Promise<UnsubscribeOffer | null> {
+const FIELDS = ["list-unsubscribe", "list-unsubscribe-post", "to", "cc", "delivered-to", "x-original-to"];
+
+/** What the message offers, and whom it was addressed to (the mailto: request goes out from that identity). */
+async function offerOf(ctx: { withImap: <T>(fn: (c: import("imapflow").ImapFlow) => Promise<T>) => Promise<T> }, folder: string, uid: number):
+  Promise<{ offer: UnsubscribeOffer | null; addressed: AddressedTo }> {
   const headers = await ctx.withImap((client) => withMailbox(client, folder, async (box) => {
-    const msg = await fetchByUid(client, uid, { uid: true, headers: ["list-unsubscribe", "list-unsubscribe-post"] });
+    const msg = await fetchByUid(client, uid, { uid: true, headers: FIELDS });
     if (!msg) throw await uidNotFound(client, box, uid);
     return msg.headers;
   }, { readOnly: true, freshness: "verify" }));
-  return unsubscribeOffer(headerFields(headers, "list-unsubscribe"), headerFields(headers, "list-unsubscribe-post"));
+  const h = headerView(headerBlock(headers));
+  const delivered = [...h.addresses("delivered-to"), ...h.addresses("x-original-to")].flatMap((a) => (a.address ? [a.address] : []));
+  return {
+    offer: unsubscribeOffer(headerFields(headers, "list-unsubscribe"), headerFields(headers, "list-unsubscribe-post")),
+    addressed: { to: h.addresses("to"), cc: h.addresses("cc"), deliveredTo: delivered },
+  };
 }
 
 const shape = {
@@ -42,7 +56,8 @@ const shape = {
   ...z.object(sendResultShape).omit({ status: true }).partial().shape,
 };
 
-export const unsubscribeTool = (web: WebPolicy) => defineTool({
+/** `identities`: the mailbox's send-as addresses, one of which the mailto: request may go out from. */
+export const unsubscribeTool = (web: WebPolicy, identities: IdentityLookup) => defineTool({
   name: "unsubscribe",
   kind: "write",
   config: {
@@ -72,7 +87,7 @@ export const unsubscribeTool = (web: WebPolicy) => defineTool({
     },
   },
   handler: async (args, ctx) => {
-    const offer = await offerOf(ctx, args.folder, args.uid);
+    const { offer, addressed } = await offerOf(ctx, args.folder, args.uid);
     if (offer?.one_click && offer.https) {
       const target = offer.https;
       if (args.dry_run) return ok({ method: "one_click", status: "dry_run", target }, "Dry run: the one-click unsubscribe link would be posted to (RFC 8058). Nothing was sent.");
@@ -91,8 +106,10 @@ export const unsubscribeTool = (web: WebPolicy) => defineTool({
     const mailto = offer?.mailto ? parseMailto(offer.mailto) : null;
     if (!mailto) throw new ToolInputError("This message offers no way to unsubscribe that this server can use (no one-click https link and no mailto: address in List-Unsubscribe).");
     const account = await ctx.account();
+    // The list knows the subscriber by the address its mail came to: the request must come from it.
+    const from = addressedIdentity((await senderFor(identities, ctx, account)).identities, addressed) ?? account.email;
     const compose = async (): Promise<OutgoingMail> => {
-      const c = await composeMessage({ from: account.email, recipients: { to: [{ name: null, address: mailto.to }], cc: [], bcc: [] }, subject: mailto.subject, text: mailto.body });
+      const c = await composeMessage({ from, recipients: { to: [{ name: null, address: mailto.to }], cc: [], bcc: [] }, subject: mailto.subject, text: mailto.body });
       return {
         messageId: c.messageId, stored: c.stored, wire: c.wire, envelope: c.envelope, subject: c.subject, recipients: c.recipients,
         attachments: [], preview: mailto.body, after: {}, describe: "An unsubscribe request to the list's address (List-Unsubscribe).",
