@@ -17,12 +17,14 @@ import { clientAddress } from "../client-address.ts";
 import { noStore } from "../responses.ts";
 import { connectResponse, errorPage, type SetupPageContext } from "./setup.ts";
 import { clearSignInCookie, signInCookie } from "./sign-in-cookie.ts";
+import { signInContext } from "./account-answers.ts";
+import { accountAnswer } from "./account-callback.ts";
 
 export interface ProviderSignInRouteOptions {
-  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes" | "secretKey">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "accountSessions">;
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
@@ -52,8 +54,9 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
   const callbackDeps: SignInCallbackDeps = {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
-    identities: store.identities,
+    identities: store.identities, account: { sessions: store.accountSessions, secretKey: config.secretKey },
   };
+  const signInCtx = signInContext(new URL(config.baseUrl).origin, providers);
   const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl };
   const done = { "set-cookie": clearSignInCookie(config.baseUrl) };
   const unknown = () => errorPage(400, "This sign-in link has expired or was already used",
@@ -71,6 +74,7 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
         return errorPage(403, "This sign-in was started in another browser",
           "Finish connecting the mailbox in the browser where you started it, or start again from your app in this one.", done);
       }
+      if (outcome.kind === "account") return accountAnswer(config, signInCtx, deps.clock, outcome.result);
       return connectResponse(pages, outcome, fields, done);
     });
 }
