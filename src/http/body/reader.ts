@@ -1,6 +1,7 @@
 // Reading a request body ourselves, with a byte limit that holds for chunked uploads too and a
 // deadline for the whole body: Elysia's own parser would read any size for any time. Used for the
 // OAuth form bodies (./form.ts) and /mcp (./mcp.ts).
+import { readCapped } from "../../capped-read.ts";
 
 /** The body did not arrive whole within its deadline (a client sending slowly or not at all). */
 export class BodyTimeout extends Error {
@@ -36,18 +37,5 @@ export async function readLimited(request: Request, limit: number, deadlineMs = 
 
 /** A body without a declared length (chunked): counted as it comes, given up past `limit`. */
 async function readBody(body: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return (await readCapped(body, limit))?.toString("utf8") ?? null;
 }

@@ -2,6 +2,8 @@
 // over the cap is cut off and the stream cancelled, so one huge or endless answer costs this server
 // at most the cap in memory, never the whole answer (issue 41: a 150 MB token answer grew the server
 // by 240 MB when it was read whole and checked after).
+import { readCapped } from "../../capped-read.ts";
+
 export const MAX_PROVIDER_ANSWER = 64 * 1024;
 
 /** The body as text, or null when it is longer than `max` bytes (the rest is never read). */
@@ -12,20 +14,8 @@ export async function cappedText(res: Response, max = MAX_PROVIDER_ANSWER): Prom
     return null;
   }
   if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = await readCapped(res.body, max);
+  return bytes === null ? null : new TextDecoder().decode(bytes);
 }
 
 /** The body as a JSON object, or null when it is over the cap, not JSON, or not an object. */
