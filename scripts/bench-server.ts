@@ -9,7 +9,8 @@
 // shortens the pool's 5 idle minutes (the many-mailbox row). Each line on stdin is a question
 // answered with one JSON line: "cpu" process.cpuUsage() (µs of user and system time so far), "mem"
 // RSS and heap after a full GC, "pool" the IMAP pool's counters, "sweep" runs the sweeper now, "lag"
-// the event loop's worst delay since the last "lag".
+// the event loop's worst delay since the last "lag". BENCH_CONNECTION_SIZE=n issues one token per n
+// accounts instead, each a connection of those n mailboxes (the several-mailbox rows).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +26,7 @@ import { systemClock } from "../src/clock.ts";
 import { parseSettings } from "../src/config.ts";
 import { testConfig } from "../test/support/config.ts";
 import { freePort } from "../test/support/ports.ts";
-import { issueTestToken } from "../test/support/token.ts";
+import { issueTestConnection, issueTestToken } from "../test/support/token.ts";
 
 const arg = process.argv[2] ?? "[]";
 const accounts = JSON.parse(arg.startsWith("@") ? readFileSync(arg.slice(1), "utf8") : arg) as MailAccount[];
@@ -48,7 +49,12 @@ startMcpSweeper(runtime);
 serve(app, { hostname: "127.0.0.1", port, log: silentLogger });
 const tokens: string[] = [];
 if (process.argv[4] === "reuse") tokens.push(...(JSON.parse(process.argv[5] ?? "[]") as string[]));
-else for (const account of accounts) tokens.push(await issueTestToken(store, account));
+else if (process.env.BENCH_CONNECTION_SIZE) {
+  const n = Number(process.env.BENCH_CONNECTION_SIZE);
+  for (let i = 0; i < accounts.length; i += n) {
+    tokens.push((await issueTestConnection(store, accounts.slice(i, i + n).map((account) => ({ account })))).token);
+  }
+} else for (const account of accounts) tokens.push(await issueTestToken(store, account));
 releaseStartupMemory(); // as src/service.ts does once serving
 process.stdout.write(JSON.stringify({ port, tokens }) + "\n");
 

@@ -19,7 +19,7 @@
 //   - get_thread and a 5 MB forward, loopback and 20 ms away (scripts/bench-conversation.ts).
 // First and last, the machine's state: load average, probes of JavaScript, memory, loopback and disk
 // speed, and the hypervisor's steal over the run (scripts/bench-host.ts): compare runs where they agree.
-// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf,many,contacts runs only those parts (A/B runs of one figure).
+// BENCH_ONLY=tools,size,memory,write,latency,cpu,store,tidy,signin,conversation,pdf,many,contacts,accounts runs only those parts (A/B runs of one figure).
 // BENCH_ITERATIONS / BENCH_WARMUP change the 200 timed and 20 warm-up calls per figure (JIT warm-up
 // of the server's HTTP/MCP code still shows in the first row of each server process at 20).
 // To add a row (e.g. send_email, move_email), append to ROWS: a name, the MCP call (through either
@@ -40,6 +40,7 @@ import {
   ITERATIONS, WARMUP, modernCaller, ms, rawCaller, rssMb, sdkCaller, startServer, startSmtpSink, time, timeTogether, verdict, type McpCaller, type ServerProc,
 } from "./bench-lib.ts";
 import { latencyRows, TRIAGE_MESSAGES } from "./bench-latency.ts";
+import { accountsRows } from "./bench-accounts.ts";
 import { cpuRows, mixedCpuRow } from "./bench-cpu.ts";
 import { plainClient, type PlainRows } from "./bench-plain.ts";
 import { storeRows } from "./bench-store.ts";
@@ -122,6 +123,13 @@ async function seed(h: Awaited<ReturnType<typeof getHarness>>): Promise<void> {
   await h.dovecot.seedBulk("alice", SMALL, 100, (i) => fx.plainText({ subject: `Small ${i}` }));
   await h.dovecot.seedBulk("alice", LARGE, 20_000, (i) => fx.plainText({ subject: `Large ${i}` }));
   console.log(`seeded 21,100 messages in ${Math.round(performance.now() - t)} ms`);
+}
+
+/** The several-mailbox rows' mailboxes: alice, bob (with BenchMix seeded too) and alice again (its own IMAP connection). */
+async function seedAccounts(h: Awaited<ReturnType<typeof getHarness>>): Promise<ReturnType<typeof testAccount>[]> {
+  await h.dovecot.seedBulk("bob", MIX, 1000, mixMessage);
+  const alice = testAccount(h.dovecot.users.alice, h.dovecot);
+  return [alice, testAccount(h.dovecot.users.bob, h.dovecot), { ...alice, email: "alice.again@example.test" }];
 }
 
 /** The latency part's move row: a folder of small messages to move one by one, and where to. */
@@ -273,6 +281,7 @@ async function main(): Promise<void> {
     if (runs("pdf")) await pdfRows(h); // issue 19: get_attachment on a 1-page and a 50-page PDF, time and peak RSS
     if (runs("many")) await manyRows(); // issue 25: 1,000 mailboxes on one instance
     if (runs("contacts")) await contactsRows(); // issue 44: find_contacts on 20,000 Sent messages
+    if (runs("accounts")) await accountsRows(await seedAccounts(h), MIX); // issue 42: several mailboxes in one connection
     console.log(`\n${host.after()}`);
   } finally {
     await stopHarness();

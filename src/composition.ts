@@ -52,7 +52,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   const renewal = new SignInRenewal(store.renewals, providers, clock, log);
   const credentials = { renew: renewal.renew, renewAt: signInRenewAt };
   const imap = { ...(config.imapMaxConnections === null ? {} : { maxConnections: config.imapMaxConnections }), ...overrides.pool };
-  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.grants), clock, log, {
+  const runtime = new McpRuntime(store.sessions, accountUnsealer(store.mailboxes), clock, log, {
     limits: overrides.limits, mail: { credentials, imap }, answers: store.sessionAnswers,
   });
   // Every revocation this process hears of (its own routes, the revocation poller) ends what the token holds here.
@@ -62,12 +62,12 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   const sending = async (): Promise<Sending> =>
     (await import("./mcp/confirm/tool-sending.ts")).buildSending(store, config.secretKey, config.sendLimits, clock, runtime.mail.smtp);
   const tools = async () => (await import("./mcp/tools/index.ts")).mcpTools({
-    signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (grantId) => store.identities.forGrant(grantId),
+    signIns: providers.info(), cursorKey: cursorKeyOf(config.secretKey), identities: (scope) => store.identities.forGrant(scope),
     contacts: runtime.contacts, clock,
     web: { allowPrivateHosts: config.allowPrivateHosts, version: config.version },
   });
   const mcp = lazyEndpoint({
-    runtime, activity: store.activity, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
+    runtime, activity: store.activity, mailboxes: store.mailboxes, log, version: config.version, clientId: config.clientId, sending, tools, baseUrl: config.baseUrl,
   });
   // The owner's page shows each grant's sends against the same caps the send gate counts.
   const sendCaps = new SendCaps(store.limits, config.sendLimits);

@@ -5,6 +5,7 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { closeContentHelpers, contentHelpers, type ContentHelpers } from "./content/readers.ts";
+import { connectionKeys } from "./connection-key.ts";
 import { Credentials, type CredentialOptions, type Unseal } from "./credentials.ts";
 import { ImapPool, type PoolOptions } from "./imap/pool.ts";
 import { SmtpPool } from "./smtp/pool.ts";
@@ -36,8 +37,11 @@ export class MailConnections {
    */
   closeToken(tokenId: string): void {
     this.credentials.forget(tokenId);
-    this.smtp.revoke(tokenId);
-    this.imap.closeToken(tokenId);
+    // Each mailbox of the connection has its own IMAP connection and SMTP transport (./connection-key.ts).
+    for (const key of connectionKeys(tokenId)) {
+      this.smtp.revoke(key);
+      this.imap.closeToken(key);
+    }
   }
 
   /** Idle IMAP connections and credentials (SMTP transports end on their own timers). */

@@ -5,17 +5,18 @@
 // root); nothing here is global.
 import type { Clock } from "../clock.ts";
 import type { MailAccount } from "./account.ts";
+import { connectionKey, connectionKeys } from "./connection-key.ts";
 import { MailError } from "./errors.ts";
 
-/** The sealed account behind a token, or null when the token is unknown, expired or revoked. */
-export type Unseal = (token: string) => Promise<MailAccount | null>;
+/** The sealed account of one mailbox (its position in the connection) behind a token, or null when the token or mailbox is gone. */
+export type Unseal = (token: string, position: number) => Promise<MailAccount | null>;
 
 /**
  * Renews an account whose OAuth access token is about to expire (docs/design.md §5): returns the
  * account with a fresh token. The composition root (src/composition.ts) wires the sign-in renewal;
  * without it (DEFAULT_CREDENTIAL_OPTIONS) a due account is refused.
  */
-export type Renew = (token: string, account: MailAccount) => Promise<MailAccount>;
+export type Renew = (token: string, account: MailAccount, position: number) => Promise<MailAccount>;
 
 /** When an account's login must be renewed before use; null: never (a password). */
 export type RenewAt = (account: MailAccount) => number | null;
@@ -57,9 +58,10 @@ export class Credentials {
     this.options = { ...DEFAULT_CREDENTIAL_OPTIONS, ...options };
   }
 
-  /** The source for one token; `tokenId` keys the cache, `token` unwraps the sealed account. */
-  for(tokenId: string, token: string): CredentialSource {
-    return { account: () => this.account(tokenId, token) };
+  /** The source for one mailbox of a token; its connection key (./connection-key.ts) keys the cache, `token` unwraps the sealed account. */
+  for(tokenId: string, token: string, position = 0): CredentialSource {
+    const key = connectionKey(tokenId, position);
+    return { account: () => this.account(key, token, position) };
   }
 
   /** Accounts held in memory now, for tests. */
@@ -67,38 +69,38 @@ export class Credentials {
     return this.entries.size;
   }
 
-  private async account(tokenId: string, token: string): Promise<MailAccount> {
-    const entry = this.entryFor(tokenId, token);
+  private async account(tokenId: string, token: string, position: number): Promise<MailAccount> {
+    const entry = this.entryFor(tokenId, token, position);
     entry.lastUsed = this.clock();
     await entry.loading;
     const account = entry.current!;
     const due = this.options.renewAt(account);
     if (due === null || this.clock() < due) return account;
-    entry.renewing ??= this.options.renew(token, account)
+    entry.renewing ??= this.options.renew(token, account, position)
       .then((fresh) => (entry.current = fresh))
       .finally(() => { entry.renewing = null; });
     return entry.renewing;
   }
 
   /** Single flight: calls arriving together share one unseal; a failed one is not kept. */
-  private entryFor(tokenId: string, token: string): Entry {
+  private entryFor(tokenId: string, token: string, position: number): Entry {
     const found = this.entries.get(tokenId);
     if (found) return found;
-    const entry: Entry = { loading: this.load(token), current: null, renewing: null, lastUsed: this.clock() };
+    const entry: Entry = { loading: this.load(token, position), current: null, renewing: null, lastUsed: this.clock() };
     entry.loading.then((a) => { entry.current = a; }, () => { if (this.entries.get(tokenId) === entry) this.entries.delete(tokenId); });
     this.entries.set(tokenId, entry);
     return entry;
   }
 
-  private async load(token: string): Promise<MailAccount> {
-    const account = await this.unseal(token);
+  private async load(token: string, position: number): Promise<MailAccount> {
+    const account = await this.unseal(token, position);
     if (!account) throw revoked();
     return account;
   }
 
-  /** The token was revoked: its account leaves memory now. */
+  /** The token was revoked: the accounts of all its mailboxes leave memory now. */
   forget(tokenId: string): void {
-    this.entries.delete(tokenId);
+    for (const key of connectionKeys(tokenId)) this.entries.delete(key);
   }
 
   /** Drops accounts unused for idleMs. Call periodically. */

@@ -6,7 +6,9 @@ import { contentReaders } from "../mail/content/readers.ts";
 import { plainImapError } from "./plain-errors.ts";
 import type { McpServerDeps, TokenExtra } from "./server-deps.ts";
 import type { ToolContext } from "./tools/index.ts";
-import { outgoingDeps } from "./tools/context.ts";
+import { FIRST_MAILBOX, outgoingDeps, type MailboxRef } from "./tools/context.ts";
+import { connectionKey } from "../mail/connection-key.ts";
+import type { ActivityDetails } from "../store/activity.ts";
 import { sendingApi, type SendingApi } from "./confirm/tool-sending.ts";
 
 export type { TokenExtra };
@@ -23,33 +25,43 @@ export function tokenOf(auth: AuthInfo | undefined): (TokenExtra & { auth: AuthI
  * completions) nothing can be sent.
  */
 export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, grantId }: TokenExtra, signal: AbortSignal,
-  call?: { server: McpServer; call: ServerContext }): ToolContext {
-  const { account } = deps.mail.credentials.for(tokenId, auth.token);
+  call?: { server: McpServer; call: ServerContext }, mailbox: MailboxRef = FIRST_MAILBOX): ToolContext {
+  const { account } = deps.mail.credentials.for(tokenId, auth.token, mailbox.position);
+  const key = connectionKey(tokenId, mailbox.position);
   const ctx: Omit<ToolContext, "sending"> = {
     tokenId,
     grantId,
+    mailbox,
+    accounts: () => deps.mailboxes.list(grantId),
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
-    withImap: (fn, options) => deps.mail.imap.withClient(tokenId, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
+    withImap: (fn, options) => deps.mail.imap.withClient(key, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
     account,
     content: contentReaders(tokenId, deps.mail.content),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
-    recordActivity: (entry) => deps.activity.record({ ...entry, grantId }).catch((err: Error) =>
+    recordActivity: (entry) => deps.activity.record({
+      ...entry, details: withAccount(entry.details, mailbox), grantId, ...(mailbox.mailboxKey ? { mailboxKey: mailbox.mailboxKey } : {}),
+    }).catch((err: Error) =>
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
   };
   const sending: SendingApi = call
     ? sendingApi(deps.sending, {
-      tokenId, grantId, server: call.call, log: deps.log, signal,
+      tokenId, grantId, mailbox: mailbox.position, server: call.call, log: deps.log, signal,
       // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
       capabilities: call.server.server.getClientCapabilities(),
       outgoing: () => outgoingDeps(ctx),
+      outgoingAt: (position) => outgoingDeps(toolContext(deps, auth, { tokenId, grantId }, signal, undefined, { ...mailbox, position, account: null })),
     })
     : NO_SENDING;
   return { ...ctx, sending };
 }
+
+/** The row names the mailbox on a connection that has several (a one-mailbox row stays as it was). */
+const withAccount = (details: ActivityDetails, mailbox: MailboxRef): ActivityDetails =>
+  (mailbox.several && mailbox.account ? { account: mailbox.account, ...details } : details);
 
 const refuse = async (): Promise<never> => {
   throw new Error("sending is only possible inside a tool call");

@@ -1,5 +1,6 @@
 // completion/complete (MCP completions): folder paths for a prompt's `folder` argument and for the
-// message template's {folder}; the newest UIDs of that folder for its {uid}. Answered from the token's
+// message templates' {folder}; the newest UIDs of that folder for its {uid}; the connection's mailbox
+// addresses for {account} (the folder and uid then come from the mailbox chosen). Answered from the token's
 // own mailbox, so the handler needs the request's token: the SDK gives its own completion callbacks
 // only the value, hence this handler on the low-level server, which gets the request context.
 // Values are folder paths and numbers only (nothing a sender wrote); completion is a convenience, so
@@ -11,7 +12,8 @@ import { listFolders } from "../mail/imap/folders.ts";
 import { recentEmails } from "../mail/read/recent.ts";
 import { tokenOf, toolContext } from "./call-context.ts";
 import { PROMPTS } from "./prompts/index.ts";
-import { MESSAGE_TEMPLATE } from "./resources/message.ts";
+import { ACCOUNT_MESSAGE_TEMPLATE, MESSAGE_TEMPLATE } from "./resources/message.ts";
+import { accountsStarting, mailboxRefFor } from "./accounts/mailbox-ref.ts";
 import type { McpServerDeps } from "./server-deps.ts";
 
 /** MCP caps a completion at 100 values. */
@@ -35,16 +37,21 @@ const uids: Completer = async (client, value, context) => {
   return page.emails.map((e) => String(e.uid)).filter((uid) => uid.startsWith(value));
 };
 
+/** The account variable is completed from the store (the connection's addresses), not from a mailbox. */
+const ACCOUNTS = "accounts" as const;
+
 /** Which completer answers this reference and argument; null: nothing to complete (an empty answer). */
-function completerFor(params: CompleteRequest["params"]): Completer | null {
+function completerFor(params: CompleteRequest["params"]): Completer | typeof ACCOUNTS | null {
   const { ref, argument } = params;
   if (ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((p) => p.name === ref.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${ref.name} not found`);
+    if (argument.name === "account") return ACCOUNTS;
     return argument.name === "folder" ? folders : null;
   }
   if (ref.type === "ref/resource") {
-    if (ref.uri !== MESSAGE_TEMPLATE) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+    if (ref.uri !== MESSAGE_TEMPLATE && ref.uri !== ACCOUNT_MESSAGE_TEMPLATE) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource template ${ref.uri} not found`);
+    if (argument.name === "account" && ref.uri === ACCOUNT_MESSAGE_TEMPLATE) return ACCOUNTS;
     return argument.name === "folder" ? folders : argument.name === "uid" ? uids : null;
   }
   throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Invalid completion reference");
@@ -58,11 +65,15 @@ async function complete(deps: McpServerDeps, request: CompleteRequest, ctx: Serv
   const caller = tokenOf(ctx.http?.authInfo);
   if (!completer || !caller) return result([]);
   const signal = ctx.mcpReq.signal;
-  const tool = toolContext(deps, caller.auth, caller, signal);
   const { value } = request.params.argument;
+  const chosen = request.params.context?.arguments ?? {};
   try {
+    if (completer === ACCOUNTS) return result(await accountsStarting(deps.mailboxes, caller.grantId, value));
+    const mailbox = await mailboxRefFor(deps.mailboxes, caller.grantId, chosen.account);
+    if (!mailbox) return result([]);
+    const tool = toolContext(deps, caller.auth, caller, signal, undefined, mailbox);
     const values = await deps.calls.run(caller.tokenId, signal, () =>
-      tool.withImap((client) => completer(client, value, request.params.context?.arguments ?? {})));
+      tool.withImap((client) => completer(client, value, chosen)));
     return result(values);
   } catch (err) {
     deps.log.warn("completion failed", { error: err instanceof Error ? err.message : String(err) });

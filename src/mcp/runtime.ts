@@ -9,7 +9,7 @@ import { MailConnections, type MailConnectionOptions } from "../mail/connections
 import { ContactsCache } from "../mail/read/contacts/cache.ts";
 import { decodeAccount } from "../mail/account.ts";
 import type { Unseal } from "../mail/credentials.ts";
-import type { GrantStore } from "../store/grants.ts";
+import type { GrantMailboxes } from "../store/grant-mailboxes.ts";
 import type { SessionRows } from "../store/mcp-sessions.ts";
 import { ToolCallLimiter, type CallLimits } from "./token-caps/call-limit.ts";
 import { InFlight } from "./transport/inflight.ts";
@@ -37,9 +37,9 @@ export interface McpRuntimeOptions {
   answers?: SessionAnswers;
 }
 
-/** Unseals the account behind a token from its grant (docs/oauth.md §3); null once the token is gone. */
-export const accountUnsealer = (grants: GrantStore): Unseal => async (token) => {
-  const bytes = await grants.openCredentials(token);
+/** Unseals one mailbox's account behind a token from its grant (docs/oauth.md §3); null once the token or mailbox is gone. */
+export const accountUnsealer = (mailboxes: GrantMailboxes): Unseal => async (token, position) => {
+  const bytes = await mailboxes.open(token, position);
   return bytes ? decodeAccount(bytes) : null;
 };
 

@@ -6,6 +6,7 @@
 import type { Logger } from "../log.ts";
 import type { MailConnections } from "../mail/connections.ts";
 import type { ActivityLog } from "../store/activity.ts";
+import type { GrantMailboxes } from "../store/grant-mailboxes.ts";
 import type { Sending } from "./confirm/tool-sending.ts";
 import type { ToolCallLimiter } from "./token-caps/call-limit.ts";
 import type { SendBudget } from "./token-caps/send-budget.ts";
@@ -14,6 +15,8 @@ import type { AnyTool } from "./tools/registry.ts";
 export interface McpServerDeps {
   /** The owner's log of write calls (src/store/activity.ts). */
   activity: ActivityLog;
+  /** The mailboxes of each connection (src/store/grant-mailboxes.ts): which one a call's `account` names. */
+  mailboxes: Pick<GrantMailboxes, "list">;
   /** Each token's credentials, IMAP connection and SMTP transport (src/mail/connections.ts). */
   mail: MailConnections;
   /** Per-token concurrent tool calls, shared by all sessions (src/mcp/token-caps/call-limit.ts). */

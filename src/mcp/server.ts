@@ -14,6 +14,7 @@ import { skipOutputCheckOfOwnResults } from "./output-check.ts";
 import { plainToolErrors } from "./plain-errors.ts";
 import type { AnyTool } from "./tools/index.ts";
 import { runWrite } from "./tools/pipeline/write.ts";
+import { runForAccounts } from "./accounts/run.ts";
 import { errorResult, toolError } from "./tools/result.ts";
 import { toolSchema } from "./tool-schema.ts";
 import { ownCapabilities } from "./capabilities.ts";
@@ -113,10 +114,13 @@ async function runTool(deps: McpServerDeps, server: McpServer, tool: AnyTool, ar
   if (!caller) return toolError("This request carries no access token. Reconnect the mailbox.");
   const { tokenId, auth } = caller;
   const signal = call.mcpReq.signal;
-  const ctx = toolContext(deps, auth, caller, signal, { server, call });
   try {
-    // The SDK has checked args against the tool's inputSchema.
-    return await deps.calls.run(tokenId, signal, () => (tool.kind === "write" ? runWrite(tool, args as never, ctx) : tool.handler(args as never, ctx)));
+    // The SDK has checked args against the tool's inputSchema; ./accounts/run.ts picks the mailbox(es).
+    return await deps.calls.run(tokenId, signal, async () => runForAccounts({
+      tool, args: args as Record<string, unknown>, rows: await deps.mailboxes.list(caller.grantId), grantId: caller.grantId,
+      contextFor: (ref) => toolContext(deps, auth, caller, signal, { server, call }, ref),
+      run: (a, ctx) => (tool.kind === "write" ? runWrite(tool, a as never, ctx) : tool.handler(a as never, ctx)),
+    }));
   } catch (err) {
     // Cancelled (by the client, or its session closed) while waiting or running: the SDK sends no
     // answer to a cancelled request, and the abort is not a failure worth logging.

@@ -27,6 +27,8 @@ export interface ReviewClaim {
   envelope: { from: string; to: string[] };
   /** Once sent: the message it answers or forwards, flagged so (./deliver.ts). */
   after: Afterwards;
+  /** The mailbox of the connection it is held in (its position); absent on tokens minted before several mailboxes: the first. */
+  m?: number;
 }
 
 /** The person's answer a request carries, as the protocol side read it: send, keep, or none given. */

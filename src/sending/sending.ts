@@ -8,11 +8,13 @@ import type { Logger } from "../log.ts";
 import type { SmtpPool } from "../mail/smtp/pool.ts";
 import type { OutgoingDeps } from "../mail/write/outgoing.ts";
 import type { Store } from "../store/store.ts";
+import { mailboxScope } from "../store/mailbox-scope.ts";
+import { connectionKey } from "../mail/connection-key.ts";
 import { SendCaps } from "./caps.ts";
 import type { CallConfirmation, GateDeps } from "./gate-deps.ts";
 
 export interface SendingService {
-  store: Pick<Store, "grants" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
+  store: Pick<Store, "grants" | "mailboxes" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
   caps: SendCaps;
   clock: Clock;
   smtp: Pick<SmtpPool, "send">;
@@ -26,6 +28,8 @@ export function buildSendingService(store: Store, limits: SendLimits, clock: Clo
 export interface SendingCall {
   tokenId: string;
   grantId: string;
+  /** The mailbox of the connection that sends (its position): its policy, caps, ledger and recipients. */
+  mailbox: number;
   outgoing: () => Promise<OutgoingDeps>;
   confirm: CallConfirmation;
   log: Logger;
@@ -35,12 +39,13 @@ export interface SendingCall {
 export async function gateDeps(s: SendingService, call: SendingCall): Promise<GateDeps> {
   const mail = await call.outgoing();
   return {
-    grantId: call.grantId,
-    policy: () => s.store.grants.sendPolicy(call.grantId),
+    // Every table of the gate keys this mailbox by its scope (src/store/mailbox-scope.ts).
+    grantId: mailboxScope(call.grantId, call.mailbox),
+    policy: () => s.store.mailboxes.sendPolicy(call.grantId, call.mailbox),
     store: s.store,
     caps: s.caps,
     mail,
-    submit: (message) => s.smtp.send(call.tokenId, mail.account, message),
+    submit: (message) => s.smtp.send(connectionKey(call.tokenId, call.mailbox), mail.account, message),
     call: call.confirm,
     clock: s.clock,
     log: call.log,

@@ -14,6 +14,8 @@ export type ActivityOutcome = "ok" | "error";
 
 /** What a call touched; every field optional, filled by each write tool's `activity` mapping (src/mcp/tools/write/). */
 export interface ActivityDetails {
+  /** The mailbox of the connection the call worked in (its address), sealed with the rest. */
+  account?: string | null;
   folder?: string | null;
   destination?: string;
   uids?: number[];

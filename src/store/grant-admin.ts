@@ -26,7 +26,7 @@ export interface GrantSummary {
   expiresAt: number;
   /** Null for grants made before migration 5, or when this master key cannot open it. */
   label: GrantLabel | null;
-  /** When the OAuth provider refused the grant's refresh token for good (the app must reconnect), else null. */
+  /** When the OAuth provider refused a refresh token of the grant's mailboxes for good (the app must reconnect), else null. */
   signInLostAt: number | null;
 }
 
@@ -42,7 +42,8 @@ export class GrantAdmin {
   async list(): Promise<GrantSummary[]> {
     const rows = await this.db.q<Record<string, unknown>>`
       SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, g.send_policy, g.created_at, g.last_used_at,
-             MAX(t.expires_at) AS expires_at, g.sealed_label, g.sign_in_lost_at
+             MAX(t.expires_at) AS expires_at, g.sealed_label,
+             (SELECT MAX(m.sign_in_lost_at) FROM grant_mailboxes m WHERE m.grant_id = g.id) AS sign_in_lost_at
         FROM grants g JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
        WHERE t.expires_at > ${this.clock()}
        GROUP BY g.id ORDER BY g.created_at DESC, g.rowid DESC`;

@@ -55,6 +55,8 @@ export interface GrantInfo {
   label?: GrantLabel;
   /** What the grant may send and when the person is asked (docs/design.md §3); default DEFAULT_SEND_POLICY. */
   sendPolicy?: SendPolicy;
+  /** The provider preset the mailbox was connected with (list_accounts names it). */
+  provider?: string;
   /** Where the mailbox's \Sent folder stood at the login that made the grant (./sent-marks.ts). */
   sentMark?: SentMark;
 }

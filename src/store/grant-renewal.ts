@@ -30,7 +30,7 @@ export interface RenewedCredentials {
   lostAt: number | null;
 }
 
-interface Row { wrapped_key: unknown; sealed_credentials: unknown; grant_id: string; sign_in_lost_at: unknown }
+interface Row { wrapped_key: unknown; sealed_credentials: unknown; grant_id: string; sign_in_lost_at: unknown; aad: string }
 
 export class GrantRenewals {
   /** SQLite: the renewal under way per grant, so the next waits for it (a chain per grant id). */
@@ -46,16 +46,16 @@ export class GrantRenewals {
    * Opens the credentials behind `token`, lets `decide` renew them, stores its result, and returns
    * what is stored afterwards; null when the token is unknown, expired or revoked.
    */
-  async renew(token: string, decide: RenewalDecision): Promise<RenewedCredentials | null> {
+  async renew(token: string, decide: RenewalDecision, position = 0): Promise<RenewedCredentials | null> {
     if (this.db.dialect === "postgres") {
       // No deadlock can make Db.tx run this twice (it retries deadlock victims): the transaction
       // locks one grants row and takes no other lock before writing it.
-      return this.db.tx((tx) => this.renewIn(tx, token, decide));
+      return this.db.tx((tx) => this.renewIn(tx, token, decide, position));
     }
     const grantId = await this.grantOf(token);
     if (!grantId) return null;
-    const before = this.chains.get(grantId) ?? Promise.resolve();
-    const run = before.catch(() => {}).then(() => this.renewIn(null, token, decide));
+    const before = this.chains.get(grantId) ?? Promise.resolve(); // one chain per grant: its mailboxes renew in turn
+    const run = before.catch(() => {}).then(() => this.renewIn(null, token, decide, position));
     this.chains.set(grantId, run);
     try {
       return await run;
@@ -70,20 +70,20 @@ export class GrantRenewals {
   }
 
   /** `tx` on Postgres (row locked), null on SQLite (statements through the queue, the chain as lock). */
-  private async renewIn(tx: Sql | null, token: string, decide: RenewalDecision): Promise<RenewedCredentials | null> {
+  private async renewIn(tx: Sql | null, token: string, decide: RenewalDecision, position: number): Promise<RenewedCredentials | null> {
     const now = this.clock();
     const hash = hashSecret(token);
     const rows = tx
-      ? await tx<Row[]>`SELECT t.wrapped_key, g.sealed_credentials, g.id AS grant_id, g.sign_in_lost_at
-          FROM tokens t JOIN grants g ON g.id = t.grant_id
-         WHERE t.token_hash = ${hash} AND t.expires_at > ${now} FOR UPDATE OF g`
-      : await this.db.q<Row>`SELECT t.wrapped_key, g.sealed_credentials, g.id AS grant_id, g.sign_in_lost_at
-          FROM tokens t JOIN grants g ON g.id = t.grant_id
-         WHERE t.token_hash = ${hash} AND t.expires_at > ${now}`;
+      ? await tx<Row[]>`SELECT t.wrapped_key, g.sealed_credentials, g.grant_id, g.sign_in_lost_at, g.aad
+          FROM tokens t JOIN grant_mailboxes g ON g.grant_id = t.grant_id
+         WHERE t.token_hash = ${hash} AND t.expires_at > ${now} AND g.position = ${position} FOR UPDATE OF g`
+      : await this.db.q<Row>`SELECT t.wrapped_key, g.sealed_credentials, g.grant_id, g.sign_in_lost_at, g.aad
+          FROM tokens t JOIN grant_mailboxes g ON g.grant_id = t.grant_id
+         WHERE t.token_hash = ${hash} AND t.expires_at > ${now} AND g.position = ${position}`;
     const row = rows[0];
     if (!row) return null;
-    const aad = `grant:${row.grant_id}`;
-    const dataKey = await unwrapDataKey(this.masterKey, token, bytes(row.wrapped_key), aad);
+    const aad = row.aad; // the mailbox's own AAD (migration 16); the data key's stays the grant's
+    const dataKey = await unwrapDataKey(this.masterKey, token, bytes(row.wrapped_key), `grant:${row.grant_id}`);
     try {
       const stored = await open(dataKey, bytes(row.sealed_credentials), aad);
       const lostAt = intOrNull(row.sign_in_lost_at);
@@ -91,13 +91,13 @@ export class GrantRenewals {
       if (outcome.kind === "keep") return { credentials: stored, lostAt };
       if (outcome.kind === "lost") {
         const at = lostAt ?? this.clock();
-        if (tx) await tx`UPDATE grants SET sign_in_lost_at = ${at} WHERE id = ${row.grant_id}`;
-        else await this.db.q`UPDATE grants SET sign_in_lost_at = ${at} WHERE id = ${row.grant_id}`;
+        if (tx) await tx`UPDATE grant_mailboxes SET sign_in_lost_at = ${at} WHERE grant_id = ${row.grant_id} AND position = ${position}`;
+        else await this.db.q`UPDATE grant_mailboxes SET sign_in_lost_at = ${at} WHERE grant_id = ${row.grant_id} AND position = ${position}`;
         return { credentials: stored, lostAt: at };
       }
       const sealed = await seal(dataKey, outcome.credentials, aad);
-      if (tx) await tx`UPDATE grants SET sealed_credentials = ${sealed} WHERE id = ${row.grant_id}`;
-      else await this.db.q`UPDATE grants SET sealed_credentials = ${sealed} WHERE id = ${row.grant_id}`;
+      if (tx) await tx`UPDATE grant_mailboxes SET sealed_credentials = ${sealed} WHERE grant_id = ${row.grant_id} AND position = ${position}`;
+      else await this.db.q`UPDATE grant_mailboxes SET sealed_credentials = ${sealed} WHERE grant_id = ${row.grant_id} AND position = ${position}`;
       return { credentials: outcome.credentials, lostAt };
     } finally {
       dataKey.fill(0);

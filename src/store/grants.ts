@@ -3,30 +3,44 @@
 // is stored only wrapped under HMAC(master key, code or token). Revoking deletes the grant row.
 // Pending authorizations are in pending.ts; the row types in grant-records.ts.
 import type { Clock } from "../clock.ts";
-import { DEFAULT_SEND_POLICY, isSendPolicy, LEGACY_SEND_POLICY, type SendPolicy } from "../send-policy.ts";
+import { READ_SCOPE } from "../scopes.ts";
+import { DEFAULT_SEND_POLICY, type SendPolicy } from "../send-policy.ts";
 import {
-  hashSecret, mailboxKey, newDataKey, open, ownerKey, randomHex, seal, sealRecord, unwrapDataKey, wrapDataKey,
+  hashSecret, mailboxKey, newDataKey, ownerKey, randomHex, sealRecord, unwrapDataKey, wrapDataKey,
 } from "./crypto.ts";
+import { GrantMailboxes, insertMailboxes, type NewMailbox } from "./grant-mailboxes.ts";
 import { ACTIVITY_RETENTION_MS } from "./activity.ts";
 import type { Db, Sql } from "./db.ts";
 import {
   DEFAULT_GRANT_SCOPE, type CodeRecord, type GrantInfo, type GrantOwner, type PendingRequest, type TokenRecord,
 } from "./grant-records.ts";
 import { deleteGrant, deleteGrants, REVOCATION_RETENTION_MS } from "./revocations.ts";
-import { keepSentMark } from "./sent-marks.ts";
 import { bytes, int, intOrNull } from "./values.ts";
 
 export { DEFAULT_GRANT_SCOPE };
 export type { CodeRecord, GrantInfo, GrantLabel, GrantOwner, PendingRequest, TokenRecord } from "./grant-records.ts";
 
+/** A one-mailbox grant from the older call form: the credentials and what `info` says of them. */
+function oneMailbox(credentials: Uint8Array, owner: GrantOwner | null, info: GrantInfo): NewMailbox {
+  return {
+    credentials, login: owner?.login ?? "", label: info.label ?? { email: "", host: "" }, provider: info.provider ?? "custom",
+    access: info.scope === READ_SCOPE ? "read" : "read_write", sendPolicy: info.sendPolicy ?? DEFAULT_SEND_POLICY,
+    ...(info.sentMark ? { sentMark: info.sentMark } : {}),
+  };
+}
+
 export class GrantStore {
+  private readonly mailboxes: GrantMailboxes;
+
   constructor(
     private readonly db: Db,
     private readonly masterKey: Uint8Array,
     private readonly clock: Clock,
     /** Where touchGrant writes: on SQLite the connection without a sync per commit (store.ts). */
     private readonly bookkeeping: Db = db,
-  ) {}
+  ) {
+    this.mailboxes = new GrantMailboxes(db, masterKey, clock);
+  }
 
   /**
    * Seal the credentials into a new grant and bind it to `code` (issued by the caller) and to the client
@@ -35,31 +49,35 @@ export class GrantStore {
    * transaction. Returns the ids of the tokens so revoked: the caller must close their sessions and
    * connections (TokenEvents), as for any revocation.
    */
-  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array, ttlMs: number, owner: GrantOwner | null = null, info: GrantInfo = {}): Promise<string[]> {
+  async issueCode(code: string, pending: PendingRequest, credentials: Uint8Array | readonly NewMailbox[], ttlMs: number, owner: GrantOwner | null = null, info: GrantInfo = {}): Promise<string[]> {
     const grantId = randomHex(16);
     const dataKey = newDataKey();
-    const sealed = await seal(dataKey, credentials, `grant:${grantId}`);
+    const mailboxes = Array.isArray(credentials) ? credentials as readonly NewMailbox[] : [oneMailbox(credentials as Uint8Array, owner, info)];
     const wrapped = await wrapDataKey(this.masterKey, code, dataKey, `grant:${grantId}`);
-    dataKey.fill(0);
     const label = info.label ? await sealRecord(this.masterKey, info.label, `label:${grantId}`) : null;
     const now = this.clock();
     const key = owner ? ownerKey(this.masterKey, [owner.clientId, owner.login]) : null;
     // The person behind the grant whatever the client: the session cap's unit of fairness (src/store/mcp-sessions.ts).
     const mailbox = owner ? mailboxKey(this.masterKey, owner.login) : null;
-    return this.db.tx(async (tx) => {
-      // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
-      if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-      await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
-        VALUES (${grantId}, ${sealed}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
-                ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
-      if (info.sentMark) await keepSentMark(tx, grantId, info.sentMark, now);
-      await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
-        VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
-                ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;
-      await tx`DELETE FROM pending_requests WHERE id_hash = ${pending.idHash}`;
-      if (pending.clientId) await tx`UPDATE clients SET granted_at = ${now} WHERE id = ${pending.clientId}`;
-      return key && owner ? this.revokeBeyond(tx, key, owner.keep, now) : [];
-    });
+    try {
+      return await this.db.tx(async (tx) => {
+        // Two instances connecting the same login at once: one after the other, so `keep` holds exactly.
+        if (key && this.db.dialect === "postgres") await tx`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+        // The credentials live in grant_mailboxes (migration 16); the grant's own column stays empty.
+        await tx`INSERT INTO grants (id, sealed_credentials, created_at, owner_key, client_id, redirect_uri, scope, sealed_label, mailbox_key, send_policy)
+          VALUES (${grantId}, ${new Uint8Array(0)}, ${now}, ${key}, ${info.clientId ?? null}, ${pending.redirectUri},
+                  ${info.scope ?? DEFAULT_GRANT_SCOPE}, ${label}, ${mailbox}, ${info.sendPolicy ?? DEFAULT_SEND_POLICY})`;
+        await insertMailboxes(tx, this.masterKey, grantId, dataKey, mailboxes, now);
+        await tx`INSERT INTO codes (code_hash, grant_id, wrapped_key, code_challenge, redirect_uri, resource, expires_at, used_at, token_hash, client_id)
+          VALUES (${hashSecret(code)}, ${grantId}, ${wrapped}, ${pending.codeChallenge}, ${pending.redirectUri}, ${pending.resource},
+                  ${now + ttlMs}, NULL, NULL, ${pending.clientId})`;
+        await tx`DELETE FROM pending_requests WHERE id_hash = ${pending.idHash}`;
+        if (pending.clientId) await tx`UPDATE clients SET granted_at = ${now} WHERE id = ${pending.clientId}`;
+        return key && owner ? this.revokeBeyond(tx, key, owner.keep, now) : [];
+      });
+    } finally {
+      dataKey.fill(0);
+    }
   }
 
   /** Inside a transaction: revoke the owner's grants older than its newest `keep`; their token ids. */
@@ -130,20 +148,12 @@ export class GrantStore {
     };
   }
 
-  /** Unwrap and open the credentials behind an active token; null when the token is gone. */
+  /** Unwrap and open the credentials of the connection's first mailbox; null when the token is gone. */
   async openCredentials(token: string): Promise<Uint8Array | null> {
-    const [row] = await this.db.q<{ wrapped_key: unknown; sealed_credentials: unknown; grant_id: string }>`
-      SELECT t.wrapped_key, g.sealed_credentials, g.id AS grant_id
-        FROM tokens t JOIN grants g ON g.id = t.grant_id
-       WHERE t.token_hash = ${hashSecret(token)} AND t.expires_at > ${this.clock()}`;
-    if (!row) return null;
-    const aad = `grant:${row.grant_id}`;
-    const dataKey = await unwrapDataKey(this.masterKey, token, bytes(row.wrapped_key), aad);
-    try {
-      return await open(dataKey, bytes(row.sealed_credentials), aad);
-    } finally {
-      dataKey.fill(0);
-    }
+    const [row] = await this.db.q<{ position: unknown }>`
+      SELECT MIN(m.position) AS position FROM tokens t JOIN grant_mailboxes m ON m.grant_id = t.grant_id
+       WHERE t.token_hash = ${hashSecret(token)}`;
+    return row?.position == null ? null : this.mailboxes.open(token, Number(row.position));
   }
 
   /** Revoke a token and destroy its credentials. Returns its id when it existed. */
@@ -156,13 +166,12 @@ export class GrantStore {
   }
 
   /**
-   * The grant's send policy (docs/design.md §3), read when a message is about to go out; null when
+   * The send policy of the grant's first mailbox (docs/design.md §3), read when a message is about to go out; null when
    * the grant is gone. A value this build does not know is treated as the legacy one it replaced.
    */
   async sendPolicy(grantId: string): Promise<SendPolicy | null> {
-    const [row] = await this.db.q<{ send_policy: string }>`SELECT send_policy FROM grants WHERE id = ${grantId}`;
-    if (!row) return null;
-    return isSendPolicy(row.send_policy) ? row.send_policy : LEGACY_SEND_POLICY;
+    const [row] = await this.db.q<{ position: unknown }>`SELECT MIN(position) AS position FROM grant_mailboxes WHERE grant_id = ${grantId}`;
+    return row?.position == null ? null : this.mailboxes.sendPolicy(grantId, Number(row.position));
   }
 
   /**

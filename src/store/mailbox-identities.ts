@@ -4,6 +4,7 @@
 // sends as the same addresses and a new connect or the owner's page changes them for all.
 import type { Clock } from "../clock.ts";
 import { mailboxKey, openRecord, sealRecord } from "./crypto.ts";
+import { grantOfScope, positionOfScope } from "./mailbox-scope.ts";
 import type { Db } from "./db.ts";
 import { bytes } from "./values.ts";
 
@@ -37,9 +38,13 @@ export class MailboxIdentities {
       ON CONFLICT (mailbox_key) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`;
   }
 
-  /** The settings of the mailbox a grant is for, or null (none set, or the grant is gone). */
-  async forGrant(grantId: string): Promise<IdentitySettings | null> {
-    const [row] = await this.db.q<{ mailbox_key: string | null }>`SELECT mailbox_key FROM grants WHERE id = ${grantId}`;
+  /**
+   * The settings of one mailbox of a connection, named by its scope (./mailbox-scope.ts: the grant id
+   * alone is its first mailbox), or null (none set, or the mailbox is gone).
+   */
+  async forGrant(scope: string): Promise<IdentitySettings | null> {
+    const [row] = await this.db.q<{ mailbox_key: string | null }>`
+      SELECT mailbox_key FROM grant_mailboxes WHERE grant_id = ${grantOfScope(scope)} AND position = ${positionOfScope(scope)}`;
     return row?.mailbox_key ? this.get(row.mailbox_key) : null;
   }
 }

@@ -1,7 +1,7 @@
 // What the owner's page (docs/owner.md §7) reads and changes, always for one mailbox: every query
 // names the mailbox key of the signed-in session, so a grant id of another mailbox finds nothing.
-// Today a connection (grant) holds one mailbox, `grants.mailbox_key`; when connections hold several,
-// these methods are the one place to point at the per-mailbox table.
+// A connection (grant) holds 1 to 10 mailboxes (./grant-mailboxes.ts, migration 16): "holds this
+// mailbox" and its send policy are read from grant_mailboxes.
 import type { Clock } from "../clock.ts";
 import type { SendPolicy } from "../send-policy.ts";
 import { ACTIVITY_RETENTION_MS, type ActivityLog, type ActivityOutcome, type ActivityDetails } from "./activity.ts";
@@ -48,9 +48,9 @@ export class OwnerView {
   /** Live connections (an unexpired token) holding this mailbox, newest first. */
   async connectionsOf(mailboxKey: string): Promise<Connection[]> {
     const rows = await this.db.q<Record<string, unknown>>`
-      SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, g.send_policy, g.created_at, g.last_used_at
-        FROM grants g JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
-       WHERE g.mailbox_key = ${mailboxKey} AND t.expires_at > ${this.clock()}
+      SELECT g.id, g.client_id, MAX(c.client_name) AS client_name, g.redirect_uri, g.scope, MAX(m.send_policy) AS send_policy, g.created_at, g.last_used_at
+        FROM grants g JOIN grant_mailboxes m ON m.grant_id = g.id JOIN tokens t ON t.grant_id = g.id LEFT JOIN clients c ON c.id = g.client_id
+       WHERE m.mailbox_key = ${mailboxKey} AND t.expires_at > ${this.clock()}
        GROUP BY g.id ORDER BY g.created_at DESC, g.rowid DESC`;
     return rows.map((r) => ({
       grantId: r.id as string, clientId: r.client_id as string | null, clientName: r.client_name as string | null,
@@ -61,7 +61,7 @@ export class OwnerView {
 
   /** Whether this live grant holds this mailbox: every action checks it first. */
   async holds(grantId: string, mailboxKey: string): Promise<boolean> {
-    const [row] = await this.db.q`SELECT 1 AS one FROM grants WHERE id = ${grantId} AND mailbox_key = ${mailboxKey}`;
+    const [row] = await this.db.q`SELECT 1 AS one FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey}`;
     return Boolean(row);
   }
 
@@ -113,23 +113,29 @@ export class OwnerView {
   /** Revokes the grant if it holds this mailbox; its token ids (for the fan-out), or null when it does not. */
   async revokeConnection(grantId: string, mailboxKey: string): Promise<string[] | null> {
     return this.db.tx(async (tx) => {
-      const [row] = await tx`SELECT 1 AS one FROM grants WHERE id = ${grantId} AND mailbox_key = ${mailboxKey}`;
+      const [row] = await tx`SELECT 1 AS one FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey}`;
       return row ? deleteGrants(tx, this.db.dialect, [grantId], this.clock()) : null;
     });
   }
 
   /**
-   * Takes this mailbox out of a connection. A connection holds one mailbox today, so that is
-   * revoking it: a connection without a mailbox can do nothing (docs/owner.md §7).
+   * Takes this mailbox out of a connection: its row, and its sealed credentials with it, go; a
+   * connection left without a mailbox can do nothing and is revoked (docs/owner.md §7). The token ids
+   * revoked (none while other mailboxes remain), or null when the grant does not hold this mailbox.
    */
-  removeMailbox(grantId: string, mailboxKey: string): Promise<string[] | null> {
-    return this.revokeConnection(grantId, mailboxKey);
+  async removeMailbox(grantId: string, mailboxKey: string): Promise<string[] | null> {
+    return this.db.tx(async (tx) => {
+      const gone = await tx`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
+      if (!gone.length) return null;
+      const [left] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM grant_mailboxes WHERE grant_id = ${grantId}`;
+      return Number(left?.n ?? 0) > 0 ? [] : deleteGrants(tx, this.db.dialect, [grantId], this.clock());
+    });
   }
 
   /** Every connection of this mailbox revoked at once; their token ids. */
   async revokeAllOf(mailboxKey: string): Promise<{ grantIds: string[]; tokenIds: string[] }> {
     return this.db.tx(async (tx) => {
-      const grants = await tx<{ id: string }[]>`SELECT id FROM grants WHERE mailbox_key = ${mailboxKey}`;
+      const grants = await tx<{ id: string }[]>`SELECT DISTINCT grant_id AS id FROM grant_mailboxes WHERE mailbox_key = ${mailboxKey}`;
       const grantIds = grants.map((g) => g.id);
       return { grantIds, tokenIds: await deleteGrants(tx, this.db.dialect, grantIds, this.clock()) };
     });
@@ -137,7 +143,7 @@ export class OwnerView {
 
   /** The send policy of this mailbox in this connection; false when the grant does not hold it. */
   async setSendPolicy(grantId: string, mailboxKey: string, policy: SendPolicy): Promise<boolean> {
-    const rows = await this.db.q`UPDATE grants SET send_policy = ${policy} WHERE id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING id`;
-    return rows.length === 1;
+    const rows = await this.db.q`UPDATE grant_mailboxes SET send_policy = ${policy} WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
+    return rows.length >= 1;
   }
 }

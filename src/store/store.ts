@@ -9,6 +9,8 @@ import { ClientStore } from "./clients.ts";
 import { GrantAdmin } from "./grant-admin.ts";
 import { GrantRenewals } from "./grant-renewal.ts";
 import { GrantStore } from "./grants.ts";
+import { GrantMailboxes } from "./grant-mailboxes.ts";
+import { PendingMailboxes } from "./pending-mailboxes.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
 import { MailboxIdentities } from "./mailbox-identities.ts";
@@ -28,7 +30,11 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "./schema.ts";
 export interface Store {
   db: Db;
   grants: GrantStore;
+  /** The mailboxes of each connection (grant-mailboxes.ts). */
+  mailboxes: GrantMailboxes;
   pending: PendingStore;
+  /** The mailboxes a setup page verified so far, sealed with its request (pending-mailboxes.ts). */
+  pendingMailboxes: PendingMailboxes;
   limits: LimitStore;
   /** RFC 7591 registrations (docs/oauth.md §9). */
   clients: ClientStore;
@@ -136,7 +142,9 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   return {
     db,
     grants,
+    mailboxes: new GrantMailboxes(db, masterKey, clock),
     pending,
+    pendingMailboxes: new PendingMailboxes(db, masterKey),
     limits,
     clients,
     admin: new GrantAdmin(db, masterKey, clock),

@@ -1,5 +1,5 @@
 // Sign-ins sent to an OAuth mail provider from the setup form (docs/design.md §5, migration 10) or the
-// owner's page (migration 16): what the callback needs to finish one. Found by the SHA-256 of its `state`
+// owner's page (migration 17): what the callback needs to finish one. Found by the SHA-256 of its `state`
 // (our own, 256 random bits, RFC 6749 §10.12), used once, tied to the pending authorization it serves
 // (and deleted with it; none for the owner's page) and
 // to the browser that started it (the SHA-256 of a cookie secret, RFC 9700 §4.7.1). The PKCE verifier

@@ -5,6 +5,7 @@ import { WRITE_SCOPE } from "../scopes.ts";
 import { SEND_POLICY_LABELS } from "../send-policy.ts";
 import type { GrantSummary } from "../store/grant-admin.ts";
 import type { Store } from "../store/store.ts";
+import type { MailboxRow } from "../store/grant-mailboxes.ts";
 import { printable, printableLines } from "./printable.ts";
 import { utcMinute, VerbError, type Out } from "./verb-args.ts";
 
@@ -38,7 +39,7 @@ function signInLines(g: GrantSummary): string[] {
   return [`  sign-in    LOST ${utcMinute(g.signInLostAt)}: the sign-in ${at}expired or was revoked; the app must reconnect the mailbox`];
 }
 
-export function formatGrants(grants: GrantSummary[], config: Config): string {
+export function formatGrants(grants: GrantSummary[], config: Config, extra: Map<string, string[]> = new Map()): string {
   if (grants.length === 0) return "No live grants: no app has access to a mailbox on this server.\n";
   // The mailbox label was typed on the setup form and a client's name by whoever registered it: printable (./printable.ts).
   const blocks = grants.map((g) => printableLines([
@@ -50,6 +51,7 @@ export function formatGrants(grants: GrantSummary[], config: Config): string {
     `  last used  ${g.lastUsedAt === null ? "never" : utcMinute(g.lastUsedAt)}`,
     `  expires    ${utcMinute(g.expiresAt)}`,
     ...signInLines(g),
+    ...(extra.get(g.id) ?? []),
   ]));
   return `${grants.length} live grant${grants.length === 1 ? "" : "s"}:\n\n${blocks.join("\n\n")}\n`;
 }
@@ -87,13 +89,40 @@ function grantJson(g: GrantSummary) {
 
 export async function grantsVerb(store: Store, config: Config, json: boolean, out: Out): Promise<void> {
   const grants = await store.admin.list();
-  out(json ? JSON.stringify(grants.map(grantJson), null, 2) + "\n" : formatGrants(grants, config));
+  const rows = new Map(await Promise.all(grants.map(async (g) => [g.id, await store.mailboxes.list(g.id)] as const)));
+  if (json) {
+    const mailboxesOf = (id: string) => (rows.get(id) ?? []).map((m) => ({ address: m.address, access: m.access, send_policy: m.sendPolicy, sign_in_lost: m.signInLost }));
+    return out(JSON.stringify(grants.map((g) => ({ ...grantJson(g), mailboxes: mailboxesOf(g.id) })), null, 2) + "\n");
+  }
+  out(formatGrants(grants, config, new Map(grants.map((g) => [g.id, mailboxLines(rows.get(g.id) ?? [])]))));
 }
 
 export async function revokeVerb(store: Store, config: Config, what: string, command: string, out: Out): Promise<void> {
+  if (what.includes("@")) return revokeAddress(store, what, command, out);
   const chosen = pickGrants(await store.admin.list(), what, command);
   await store.admin.revoke(chosen.map((g) => g.id));
   for (const g of chosen) out(`${printable(`Revoked ${g.id.slice(0, SHORT_ID)}  ${mailbox(g)}`)}\n`);
   out("Their stored credentials are destroyed and their access tokens no longer work. A running server on this store\n" +
     "ends their sessions and mail connections within 2 seconds. The apps must sign in again to get access back.\n");
+}
+
+/**
+ * `revoke <address>`: that mailbox leaves every connection holding it (its sealed credentials are
+ * deleted); a connection left with no mailbox is revoked whole, through the same revocation rows a
+ * running server fans out from (sessions and mail connections end).
+ */
+async function revokeAddress(store: Store, what: string, command: string, out: Out): Promise<void> {
+  const address = what.trim().toLowerCase();
+  const { grants, revokedGrants } = await store.mailboxes.removeAddress(address);
+  if (!grants.length) throw new VerbError(`no live grant for ${what}. List them with: ${command} grants`);
+  for (const id of grants) {
+    out(`${printable(revokedGrants.includes(id) ? `Revoked ${id.slice(0, SHORT_ID)}  ${address}` : `Removed ${address} from ${id.slice(0, SHORT_ID)} (its other mailboxes stay)`)}\n`);
+  }
+  out("Its stored credentials are destroyed; connections left without a mailbox no longer work. A running server on this store\n" +
+    "ends their sessions and mail connections within 2 seconds. The apps must connect the mailbox again to get access back.\n");
+}
+
+/** The addresses of a connection's mailboxes, for `grants` (one line; empty for a one-mailbox connection). */
+export function mailboxLines(rows: readonly MailboxRow[]): string[] {
+  return rows.length > 1 ? [`  mailboxes  ${rows.map((r) => `${r.address ?? "?"} (${r.access === "read" ? "read" : "read/write"}, ${r.sendPolicy})`).join(", ")}`] : [];
 }

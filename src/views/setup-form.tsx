@@ -12,6 +12,8 @@ import { AccessChoice } from "./access-choice.tsx";
 import { IdentityFields } from "./identity-fields.tsx";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
+import { AnotherChoice, ConnectedSoFar } from "./connected-mailboxes.tsx";
+import { MAX_MAILBOXES } from "../oauth/setup/several.ts";
 import { SignInButtons, SignInOptions, type SignInChoice } from "./sign-in-choice.tsx";
 
 /** What the form shows back after a failed submit: the fields, never the password or the ids. */
@@ -39,6 +41,8 @@ export interface SetupFormProps {
   error?: string;
   /** OAuth mail providers configured on this server: signed in at the provider, not with a password. */
   signIn?: SignInChoice[];
+  /** Addresses of the mailboxes this request has verified so far ("add another mailbox"). */
+  connected?: string[];
 }
 
 /** Full HTML escaping for attribute values (& < > " '); kitajs then leaves them alone. */
@@ -144,7 +148,7 @@ export function CustomServer({ v }: { v: SetupFormValues }): string {
   ) as string;
 }
 
-function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: SetupFormProps): string {
+function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [], connected = [] }: SetupFormProps): string {
   return (
     <form id="setup" method="post" action="/oauth/connect">
       <input type="hidden" name="request_id" value={attr(requestId)} />
@@ -169,6 +173,7 @@ function Fields({ requestId, csrfToken, widestAccess, values: v, signIn = [] }: 
       <CustomServer v={v} />
       <AccessChoice widest={widestAccess} chosen={v.access} send={v.send} />
       <IdentityFields sendAs={v.send_as} signature={v.signature} />
+      <AnotherChoice max={MAX_MAILBOXES} count={connected.length} />
       <button id="connect" type="submit">Connect mailbox</button>
       <p class="hint">Afterwards, see what the app does and take its access back at <a href="/account" target="_blank"
         rel="noopener noreferrer">your mailbox's apps page</a>.</p>
@@ -230,6 +235,7 @@ export function SetupForm(props: SetupFormProps): string {
         <h1>Connect your mailbox</h1>
         <Who client={props.client} redirectHost={redirectHost} asks={asks} />
         {error ? <p class="error" role="alert" safe>{error}</p> : ""}
+        <ConnectedSoFar connected={props.connected ?? []} requestId={props.requestId} csrfToken={props.csrfToken} redirectHost={redirectHost} />
         <Fields {...props} />
         <p class="hint">After connecting you will be sent back to <span safe>{redirectHost}</span>.</p>
       </div>

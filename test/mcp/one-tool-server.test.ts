@@ -10,7 +10,7 @@ import { testDeps } from "../support/app.ts";
 const registered = (onlyTool?: string) => {
   const d = testDeps();
   const sending = buildSending(d.store, d.config.secretKey, d.config.sendLimits, d.clock, d.runtime.mail.smtp);
-  const deps = { activity: d.activity, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending, tools: TOOLS, log: d.log, version: "0", baseUrl: d.config.baseUrl };
+  const deps = { activity: d.activity, mailboxes: d.store.mailboxes, mail: d.runtime.mail, calls: d.calls, sendBudget: d.sendBudget, sending, tools: TOOLS, log: d.log, version: "0", baseUrl: d.config.baseUrl };
   return Object.keys((createMcpServer(deps, onlyTool) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools).sort();
 };
 

@@ -109,7 +109,15 @@ for (const [name, connect] of CLIENTS) {
         expect.objectContaining({ name: "folder", required: false }),
         expect.objectContaining({ name: "uid", required: true }),
         expect.objectContaining({ name: "instructions", required: false }),
+        expect.objectContaining({ name: "account", required: false }),
       ]);
+    });
+
+    test("a prompt given an account tells the model to pass it to every tool; without one the text is as before", async () => {
+      const named = textOf((await client.getPrompt({ name: "triage_inbox", arguments: { account: "Bob@Example.test" } })).messages[0]!.content);
+      expect(named).toContain('Work in my mailbox "bob@example.test": pass it as account to every mail tool you call.');
+      const plain = textOf((await client.getPrompt({ name: "triage_inbox", arguments: {} })).messages[0]!.content);
+      expect(plain).not.toContain("account");
     });
 
     test("a prompt's text holds the person's arguments and tool names, never mailbox content", async () => {
@@ -141,12 +149,13 @@ for (const [name, connect] of CLIENTS) {
       expect(other.completion.values).toEqual([]);
     });
 
-    test("the message template: listed with its icon; nothing in resources/list", async () => {
+    test("the message templates (the first mailbox's, a named one's): listed with their icon; nothing in resources/list", async () => {
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates).toEqual([expect.objectContaining({
-        name: "message", uriTemplate: TEMPLATE, mimeType: "text/plain",
-        icons: expect.arrayContaining([expect.objectContaining({ src: `${srv.baseUrl}/icons/read-64.png` })]),
-      })]);
+      const icons = expect.arrayContaining([expect.objectContaining({ src: `${srv.baseUrl}/icons/read-64.png` })]);
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({ name: "message", uriTemplate: TEMPLATE, mimeType: "text/plain", icons }),
+        expect.objectContaining({ name: "message-in-account", uriTemplate: "mailbox://message/{account}/{folder}/{uid}", mimeType: "text/plain", icons }),
+      ]);
       expect((await client.listResources()).resources).toEqual([]);
     });
 

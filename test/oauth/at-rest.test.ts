@@ -105,6 +105,30 @@ describe("nothing secret at rest", () => {
     });
   }
 
+  for (const backend of BACKENDS) {
+    test(`${backend.name}: several mailboxes: neither password in clear, while the page waits for the next mailbox nor after`, async () => {
+      const h = await getHarness();
+      const db = await backend.open();
+      const { app } = testApp({}, { makeStore: (key, clock) => storesOver(db, key, clock) });
+      const { alice, bob } = h.dovecot.users;
+      const verifier = newVerifier();
+      const ids = formIds(await (await authorize(app, authorizeQuery(verifier))).text());
+      expect((await postForm(app, "/oauth/connect", { ...aliceFields(h, ids), another: "1" })).status).toBe(200);
+      const waiting = await dumpStore(db);
+      const [kept] = await db.q<{ n: unknown }>`SELECT COUNT(*) AS n FROM pending_requests WHERE sealed_mailboxes IS NOT NULL`;
+      expect(Number(kept!.n)).toBe(1); // alice is kept with the request, sealed
+      expectAbsent(waiting, [alice.pass, ids.request_id, ids.csrf_token]);
+      const bobFields = aliceFields(h, ids, { email: bob.email, password: bob.pass, username: bob.user });
+      const res = await postForm(app, "/oauth/connect", bobFields);
+      expect(res.status).toBe(303);
+      const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
+      const tok = (await (await postForm(app, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string };
+      expect(await countRows(db, "tokens")).toBe(1);
+      const all = await dumpStore(db);
+      expectAbsent(all, [alice.pass, bob.pass, code, tok.access_token, ids.request_id, alice.email, bob.email]);
+    });
+  }
+
   test("file-backed store: the db, -wal and -shm files never contain them", async () => {
     const h = await getHarness();
     const dir = mkdtempSync(join(tmpdir(), "mailbox-mcp-at-rest-"));

@@ -136,6 +136,7 @@ const DUMPS = {
   account_sessions: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM account_sessions`,
   pending_requests: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM pending_requests`,
   grants: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grants`,
+  grant_mailboxes: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM grant_mailboxes`,
   codes: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM codes`,
   tokens: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM tokens`,
   limit_events: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM limit_events`,

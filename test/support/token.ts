@@ -59,3 +59,22 @@ export function testAccount(u: MailUser, imap: { host: string; port: number }, s
     providerSavesSent: false,
   };
 }
+
+/** A connection of several mailboxes (docs/design.md §3 "Several mailboxes"): each with its own access and send policy. */
+export async function issueTestConnection(deps: Stores,
+  mailboxes: { account: MailAccount; access?: "read" | "read_write"; sendPolicy?: SendPolicy }[],
+): Promise<{ token: string; tokenId: string; grantId: string }> {
+  const { requestId } = await deps.pending.create(
+    { redirectUri: "http://localhost:6274/oauth/callback", codeChallenge: "x".repeat(43), state: "s", resource: null, clientId: null }, 600_000);
+  const pending = (await deps.pending.get(requestId))!;
+  const code = hex(24);
+  await deps.grants.issueCode(code, pending, mailboxes.map((m) => ({
+    credentials: encodeAccount(m.account), login: `${m.account.username}\0${m.account.imap.host}:${m.account.imap.port}`,
+    label: { email: m.account.email, host: m.account.imap.host }, provider: m.account.provider,
+    access: m.access ?? "read_write", sendPolicy: m.sendPolicy ?? "direct",
+  })), 300_000, null, {});
+  const token = hex(32);
+  const record = await deps.grants.redeemCode(code, (await deps.grants.findCode(code))!, token, "email:read email:write", 30 * 86_400_000);
+  if (!record) throw new Error("issueTestConnection: code redemption failed");
+  return { token, tokenId: record.id, grantId: record.grantId };
+}

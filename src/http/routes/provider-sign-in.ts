@@ -24,7 +24,7 @@ export interface ProviderSignInRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes" | "secretKey">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "accountSessions">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes" | "accountSessions">;
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
@@ -54,10 +54,11 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
   const callbackDeps: SignInCallbackDeps = {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
-    identities: store.identities, account: { sessions: store.accountSessions, secretKey: config.secretKey },
+    identities: store.identities,
+    collected: store.pendingMailboxes, account: { sessions: store.accountSessions, secretKey: config.secretKey },
   };
   const signInCtx = signInContext(new URL(config.baseUrl).origin, providers);
-  const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl };
+  const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl, collected: store.pendingMailboxes };
   const done = { "set-cookie": clearSignInCookie(config.baseUrl) };
   const unknown = () => errorPage(400, "This sign-in link has expired or was already used",
     "Go back to your app and connect the mailbox again: the sign-in must be finished within 10 minutes, in the browser that started it.", done);

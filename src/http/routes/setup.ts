@@ -15,6 +15,8 @@ import { clientKey, type Limiters } from "../../oauth/rate-limits/rate-limit.ts"
 import { redirectHost, redirectOrigin } from "../../oauth/protocol/redirects.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { Store } from "../../store/store.ts";
+import type { PendingMailboxes } from "../../store/pending-mailboxes.ts";
+import { addressesOf } from "../../oauth/setup/several.ts";
 import { ErrorPage } from "../../views/error-page.tsx";
 import { contentSecurityPolicy, newNonce } from "../../views/page.ts";
 import { SetupForm, type AskingClient } from "../../views/setup-form.tsx";
@@ -29,7 +31,7 @@ import type { SignInStartDeps } from "../../oauth/provider-sign-in/start.ts";
 export interface SetupRouteOptions {
   config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
   clients: ClientRegistry;
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes">;
   /** OAuth mail providers configured here: on the form, and where its POST may be redirected (src/oauth/provider-sign-in/). */
   providers: SignInStartDeps["providers"];
   /** The limits of authorize and connect, from the table (src/oauth/rate-limits/table.ts). */
@@ -53,7 +55,7 @@ const ConnectBody = t.Object({
   request_id: optional, csrf_token: optional, provider: optional, email: optional, password: optional,
   username: optional, imap_host: optional, imap_port: optional, imap_security: optional,
   smtp_host: optional, smtp_port: optional, smtp_security: optional, access: optional, send: optional, upstream: optional,
-  send_as: optional, signature: optional,
+  send_as: optional, signature: optional, another: optional, finish: optional,
 });
 
 function authorizeError(request: Request, err: OAuthProblem, more: Record<string, string> = {}): Response {
@@ -89,6 +91,8 @@ async function asking(clients: ClientRegistry, clientId: string | null): Promise
 /** What renders the setup form besides the request: who is asking and the sign-in providers. */
 export interface SetupPageContext {
   clients: ClientRegistry;
+  /** The mailboxes a request has verified so far ("add another mailbox"), listed on the page. */
+  collected: Pick<PendingMailboxes, "list">;
   providers: SignInStartDeps["providers"];
   baseUrl: string;
 }
@@ -103,12 +107,12 @@ function formActionOrigins(redirectUri: string, providers: SignInStartDeps["prov
 }
 
 function setupPage(ctx: SetupPageContext, req: Pick<AuthorizeRequest, "redirectUri" | "scope">, who: AskingClient, ids: { requestId: string; csrfToken: string },
-  values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}): Response {
+  values: ConnectFields, status = 200, error?: string, extra: Record<string, string> = {}, connected: string[] = []): Response {
   const nonce = newNonce();
-  const { password: _never, request_id: _r, csrf_token: _c, upstream: _u, ...kept } = values;
+  const { password: _never, request_id: _r, csrf_token: _c, upstream: _u, another: _a, finish: _f, ...kept } = values;
   const signIn = ctx.providers.list().map(({ id, name, label, notes }) => ({ id, name, label, notes }));
   const page = SetupForm({
-    nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error, signIn,
+    nonce, ...ids, redirectHost: redirectHost(req.redirectUri), client: who, widestAccess: widestAccess(req.scope), values: kept, error, signIn, connected,
   });
   return html(page, status, contentSecurityPolicy(nonce, formActionOrigins(req.redirectUri, ctx.providers)), extra);
 }
@@ -133,7 +137,14 @@ export async function connectResponse(ctx: SetupPageContext, outcome: ConnectOut
       const ids = { requestId: fields.request_id!, csrfToken: fields.csrf_token! };
       const headers: Record<string, string> = { ...extra, ...(outcome.retryAfter ? { "retry-after": String(outcome.retryAfter) } : {}) };
       const who = await asking(ctx.clients, outcome.pending.clientId);
-      return setupPage(ctx, outcome.pending, who, ids, fields, outcome.status, outcome.message, headers);
+      const connected = addressesOf(await ctx.collected.list(ids.requestId, outcome.pending));
+      return setupPage(ctx, outcome.pending, who, ids, fields, outcome.status, outcome.message, headers, connected);
+    }
+    case "added": {
+      // 200 with the form again (same request and CSRF token), empty but for the provider (docs/design.md §3).
+      const ids = { requestId: fields.request_id!, csrfToken: fields.csrf_token! };
+      const who = await asking(ctx.clients, outcome.pending.clientId);
+      return setupPage(ctx, outcome.pending, who, ids, { provider: fields.provider }, 200, undefined, extra, outcome.connected);
     }
   }
 }
@@ -146,8 +157,9 @@ export function setupRoutes(deps: SetupRouteOptions) {
   const connectDeps: ConnectDeps = {
     config, grants, pending, log, limits, inflight: deps.liveLogins, verify: deps.verifyLogin, events: deps.events, signIn, notify: deps.notifyGrant,
     identities: deps.store.identities,
+    collected: deps.store.pendingMailboxes,
   };
-  const pages: SetupPageContext = { clients, providers: deps.providers, baseUrl: config.baseUrl };
+  const pages: SetupPageContext = { clients, providers: deps.providers, baseUrl: config.baseUrl, collected: deps.store.pendingMailboxes };
 
   return new Elysia({ name: "setup" })
     // The setup pages and their errors are never cached (docs/oauth.md §7).

@@ -49,9 +49,13 @@ export interface SendingApi {
 export interface CallInfo {
   tokenId: string;
   grantId: string;
+  /** The mailbox (position in the connection) the message goes out from. */
+  mailbox: number;
   server: ServerContext;
   capabilities: ClientCapabilities | undefined;
   outgoing: () => Promise<OutgoingDeps>;
+  /** The same for another mailbox of the connection: a review card answered from wherever its message is held. */
+  outgoingAt: (mailbox: number) => Promise<OutgoingDeps>;
   log: Logger;
   signal: AbortSignal;
 }
@@ -59,12 +63,14 @@ export interface CallInfo {
 export function sendingApi(s: Sending, call: CallInfo): SendingApi {
   // Verified by the server's requestState hook (the state codec) before the tool runs.
   const state = call.server.mcpReq.requestState<ConfirmState>();
-  const deps = () => gateDeps(s.service, {
-    tokenId: call.tokenId, grantId: call.grantId, outgoing: call.outgoing, log: call.log, signal: call.signal,
+  // `mailbox`: the review card's answer works in the mailbox its message is held in (the claim's `m`).
+  const deps = (mailbox = call.mailbox) => gateDeps(s.service, {
+    tokenId: call.tokenId, grantId: call.grantId, mailbox, log: call.log, signal: call.signal,
+    outgoing: mailbox === call.mailbox ? call.outgoing : () => call.outgoingAt(mailbox),
     confirm: {
       channel: channelFor(call.capabilities),
       answered: state ? { state, answer: decisionOf(call.server.mcpReq.inputResponses) } : undefined,
-      mintReview: (claim) => s.codecs.review.mint(claim, call.server),
+      mintReview: (claim) => s.codecs.review.mint({ ...claim, m: mailbox }, call.server),
     },
   });
   return {
@@ -76,7 +82,7 @@ export function sendingApi(s: Sending, call: CallInfo): SendingApi {
       } catch {
         return toolError("This review card's token is not valid here (altered, expired, or issued to another connection). Nothing was sent.");
       }
-      return (await toMcp(s, call.server, await answerReview(await deps(), claim, decision))) as CallToolResult;
+      return (await toMcp(s, call.server, await answerReview(await deps(claim.m ?? 0), claim, decision))) as CallToolResult;
     },
   };
 }

@@ -5,7 +5,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { iconsFor } from "../icons/icons.ts";
 import { TOOLS } from "../tools/index.ts";
-import type { PromptDef } from "./define.ts";
+import { accountArgument, inAccount, type PromptDef } from "./define.ts";
 import { draftReply } from "./draft-reply.ts";
 import { findMessage } from "./find-message.ts";
 import { summarizeThread } from "./summarize-thread.ts";
@@ -19,10 +19,12 @@ const has = (tool: string) => toolNames.has(tool);
 export function registerPrompts(server: McpServer, baseUrl: string): void {
   const icons = iconsFor(baseUrl, "mailbox");
   for (const prompt of PROMPTS) {
-    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: z.object(prompt.args), icons },
+    // Every prompt may name one of the connection's mailboxes (`account`).
+    const argsSchema = z.object({ ...prompt.args, account: accountArgument });
+    server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema, icons },
       (args: Record<string, string | undefined>) => ({
         description: prompt.description,
-        messages: [{ role: "user", content: { type: "text", text: prompt.text(args, has) } }],
+        messages: [{ role: "user", content: { type: "text", text: inAccount(prompt.text(args, has), args.account) } }],
       }));
   }
 }

@@ -14,8 +14,11 @@ import { iconsFor } from "../icons/icons.ts";
 import type { McpServerDeps } from "../server-deps.ts";
 import { getEmail } from "../tools/read/get-email.ts";
 import { BusyError } from "../tools/result.ts";
+import { mailboxRefFor } from "../accounts/mailbox-ref.ts";
 
 export const MESSAGE_TEMPLATE = "mailbox://message/{folder}/{uid}";
+/** The same in a named mailbox of the connection (docs/design.md §3 "Several mailboxes"); the form above reads the first. */
+export const ACCOUNT_MESSAGE_TEMPLATE = "mailbox://message/{account}/{folder}/{uid}";
 /** What get_email returns by default: the same message reads the same through either door. */
 const MAX_CHARS = 20_000;
 
@@ -41,7 +44,10 @@ async function read(deps: McpServerDeps, uri: URL, variables: Record<string, str
   const caller = tokenOf(ctx.http?.authInfo);
   if (!caller) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "This request carries no access token. Reconnect the mailbox.");
   const signal = ctx.mcpReq.signal;
-  const tool = toolContext(deps, caller.auth, caller, signal);
+  const account = variables.account === undefined ? undefined : decodeURIComponent(String(variables.account));
+  const mailbox = await mailboxRefFor(deps.mailboxes, caller.grantId, account);
+  if (!mailbox) throw new ResourceNotFoundError(uri.href, `This connection has no mailbox ${account ?? ""}: list_accounts names them.`);
+  const tool = toolContext(deps, caller.auth, caller, signal, undefined, mailbox);
   try {
     const result = await deps.calls.run(caller.tokenId, signal, () => getEmail.handler({ folder, uid, max_chars: MAX_CHARS, offset: 0, format: "text" }, tool));
     const text = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
@@ -58,12 +64,21 @@ async function read(deps: McpServerDeps, uri: URL, variables: Record<string, str
 }
 
 export function registerMessageResource(server: McpServer, deps: McpServerDeps): void {
+  const common = {
+    mimeType: "text/plain",
+    icons: iconsFor(deps.baseUrl, "read"),
+    cacheHint: { ttlMs: 0, cacheScope: "private" as const },
+  };
   server.registerResource("message", new ResourceTemplate(MESSAGE_TEMPLATE, { list: undefined }), {
     title: "Email message",
     description: "One message of your mailbox by folder and UID, as get_email reads it: headers and text body, " +
       "with everything the sender wrote inside an untrusted-content fence. Does not mark it read.",
-    mimeType: "text/plain",
-    icons: iconsFor(deps.baseUrl, "read"),
-    cacheHint: { ttlMs: 0, cacheScope: "private" },
+    ...common,
+  }, (uri, variables, ctx) => read(deps, uri, variables, ctx));
+  server.registerResource("message-in-account", new ResourceTemplate(ACCOUNT_MESSAGE_TEMPLATE, { list: undefined }), {
+    title: "Email message in a named mailbox",
+    description: "One message by mailbox (its address, as list_accounts names it), folder and UID, read as get_email reads it. " +
+      "Does not mark it read.",
+    ...common,
   }, (uri, variables, ctx) => read(deps, uri, variables, ctx));
 }

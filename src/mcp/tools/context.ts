@@ -6,6 +6,7 @@ import type { MailAccount } from "../../mail/account.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
 import type { OutgoingDeps } from "../../mail/write/outgoing.ts";
 import type { ActivityEntry } from "../../store/activity.ts";
+import type { MailboxRow } from "../../store/grant-mailboxes.ts";
 import type { SendingApi } from "../confirm/tool-sending.ts";
 
 export interface ToolContext {
@@ -13,6 +14,10 @@ export interface ToolContext {
   tokenId: string;
   /** The grant behind the token: what the activity log files write calls under. */
   grantId: string;
+  /** Which mailbox of the connection this context works in (docs/design.md §3 "Several mailboxes"). */
+  mailbox: MailboxRef;
+  /** Every mailbox of the connection (list_accounts shows them). */
+  accounts(): Promise<readonly MailboxRow[]>;
   /** Granted scopes (src/scopes.ts), e.g. [READ_SCOPE, WRITE_SCOPE]. */
   scopes: string[];
   /**
@@ -46,6 +51,21 @@ export interface ToolContext {
   /** Aborted when the client cancels the request or the session closes. */
   signal: AbortSignal;
 }
+
+/** One mailbox of a connection, as a call's context names it. */
+export interface MailboxRef {
+  /** Its position in the connection (store/grant-mailboxes.ts): keys its connections and sending tables. */
+  position: number;
+  /** Its address in lower case, the `account` tools take; null when unknown (a grant older than labels). */
+  account: string | null;
+  /** Whether the connection has several mailboxes: results then name the account. */
+  several: boolean;
+  /** Its keyed hash, what the activity row is filed under (the owner's page); absent: the grant's. */
+  mailboxKey?: string | null;
+}
+
+/** A one-mailbox connection's mailbox, or the context of what names none (the message resource's old form). */
+export const FIRST_MAILBOX: MailboxRef = { position: 0, account: null, several: false };
 
 /** What src/mail/write/ needs to compose and save a message (and the gate to send it), from the call's context. */
 export async function outgoingDeps(ctx: Pick<ToolContext, "account" | "withImap" | "reserveAttachments" | "content">): Promise<OutgoingDeps> {

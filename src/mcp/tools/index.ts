@@ -79,6 +79,9 @@ import { updateDraft } from "./write/update-draft.ts";
 import { respondToInvitation } from "./write/respond-to-invitation.ts";
 import { unsubscribeTool, type WebPolicy } from "./write/unsubscribe.ts";
 import { toolRegistry } from "./registry.ts";
+import { listAccounts } from "./read/list-accounts.ts";
+import { withAccount } from "../accounts/with-account.ts";
+import { acrossEmails, acrossMailboxes } from "../accounts/across.ts";
 import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 import { systemClock, type Clock } from "../../clock.ts";
 import { ContactsCache } from "../../mail/read/contacts/cache.ts";
@@ -106,33 +109,20 @@ export interface ToolFactoryDeps {
   web: WebPolicy;
 }
 
+// Every mailbox tool takes `account` (../accounts/with-account.ts); the three listing reads span
+// every mailbox of a connection without it (../accounts/across.ts).
 export const mcpTools = ({
   signIns, cursorKey, identities = NO_IDENTITIES, clock = systemClock, contacts = new ContactsCache(clock), web,
 }: ToolFactoryDeps): readonly AnyTool[] => toolRegistry([
   listProvidersTool(signIns),
-  listMailboxes,
-  getRecentEmails,
-  searchEmailsTool(cursorKey),
-  getEmail,
-  getThread,
-  getAttachment,
-  getChangesTool(cursorKey),
-  findContactsTool({ contacts, identities, clock }),
-  draftEmail(identities),
-  sendEmail(identities),
-  updateDraft(identities),
-  sendDraft,
-  respondToInvitation(identities),
-  unsubscribeTool(web),
-  markAsRead,
-  flagEmail,
-  labelEmail,
-  moveEmail,
-  trashEmail,
-  archiveEmail,
-  createFolder,
-  renameFolder,
-  deleteFolder,
+  listAccounts,
+  withAccount(listMailboxes, acrossMailboxes),
+  withAccount(getRecentEmails, acrossEmails(cursorKey)),
+  withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
+  ...[getEmail, getThread, getAttachment, getChangesTool(cursorKey), findContactsTool({ contacts, identities, clock }),
+    draftEmail(identities), sendEmail(identities), updateDraft(identities), sendDraft, respondToInvitation(identities), unsubscribeTool(web),
+    markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]
+    .map((t) => withAccount<AnyTool>(t)),
   confirmSend,
 ]);
 

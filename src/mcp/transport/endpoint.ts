@@ -8,6 +8,7 @@
 import type { AuthInfo, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Logger } from "../../log.ts";
 import type { ActivityLog } from "../../store/activity.ts";
+import type { GrantMailboxes } from "../../store/grant-mailboxes.ts";
 import { rpcError } from "./rpc-body.ts";
 import { isInitialize } from "./initialize.ts";
 import { responseIds } from "./answer-relay.ts";
@@ -21,6 +22,8 @@ import type { AnyTool } from "../tools/index.ts";
 export interface McpEndpointDeps {
   runtime: McpRuntime;
   activity: ActivityLog;
+  /** The mailboxes of each connection (src/store/grant-mailboxes.ts). */
+  mailboxes: Pick<GrantMailboxes, "list">;
   log: Logger;
   version: string;
   /** What authInfo.clientId says (the configured client's id). */
@@ -59,7 +62,7 @@ export class McpEndpoint {
     const { runtime, log } = deps;
     this.runtime = runtime;
     this.serverDeps = {
-      activity: deps.activity, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
+      activity: deps.activity, mailboxes: deps.mailboxes, mail: runtime.mail, calls: runtime.calls, sendBudget: runtime.sendBudget, sending: deps.sending, log, version: deps.version,
       tools: deps.tools, baseUrl: deps.baseUrl,
     };
     const relay = runtime.relay;

@@ -42,7 +42,7 @@ export async function revokeConnection(deps: AccountActionDeps, session: Account
   return ended(deps, session, grantId, OWNER_TOOLS.revoke, await deps.view.revokeConnection(grantId, session.mailboxKey));
 }
 
-/** A connection holds one mailbox today: taking it out revokes the connection (OwnerView.removeMailbox). */
+/** This mailbox leaves the connection; a connection left without any is revoked (OwnerView.removeMailbox). */
 export async function removeMailbox(deps: AccountActionDeps, session: AccountSession, grantId: string): Promise<ActionResult> {
   return ended(deps, session, grantId, OWNER_TOOLS.removeMailbox, await deps.view.removeMailbox(grantId, session.mailboxKey));
 }

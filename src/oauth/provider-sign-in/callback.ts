@@ -16,7 +16,8 @@ import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts"
 import { chooseAccess } from "../setup/access.ts";
 import { chooseSendPolicy } from "../setup/send-choice.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
-import { form, issueGrant, keepIdentities, limitedLogin, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { form, keepIdentities, limitedLogin, loginOf, verified, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
+import { newMailbox } from "../setup/several.ts";
 import { parseIdentityFields } from "../setup/identity-fields.ts";
 import { callbackUrl } from "./start.ts";
 import { verifiedSession, type AccountSignIn } from "../account/sign-in.ts";
@@ -98,7 +99,7 @@ async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending
   }
   if (login.kind !== "verified") return login;
   await keepIdentities(deps, account, identities.settings);
-  return issueGrant(deps, pending, account, access.access, send.policy, login, p.name);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login, p.name));
 }
 
 /**

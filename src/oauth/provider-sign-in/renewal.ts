@@ -37,7 +37,7 @@ export class SignInRenewal {
   ) {}
 
   /** The Renew hook (src/mail/credentials.ts): the account with a token that is good for a while yet. */
-  readonly renew: Renew = async (token, account) => {
+  readonly renew: Renew = async (token, account, position) => {
     const p = this.providers.find(account.provider);
     if (!p) throw new MailError("auth", `This server no longer offers sign-in with "${account.provider}": reconnect the mailbox.`);
     let failure: UpstreamError | null = null;
@@ -45,7 +45,7 @@ export class SignInRenewal {
       const outcome = await this.decide(p, decodeAccount(stored), lostAt);
       if ("failure" in outcome) failure = outcome.failure;
       return "failure" in outcome ? { kind: "keep" } : outcome;
-    });
+    }, position);
     if (!result) throw new MailError("auth", "The access token has been revoked or has expired: reconnect the mailbox.");
     if (result.lostAt !== null) throw new MailError("auth", lostMessage(p.name));
     const current = decodeAccount(result.credentials);

@@ -21,6 +21,10 @@ export interface ConnectFields {
   access?: string;
   /** The send policy (./send-choice.ts): never | new_recipients (default) | always | direct. */
   send?: string;
+  /** "1": keep this mailbox and show the form again to add another (./several.ts). */
+  another?: string;
+  /** "1": the "finish" form: issue the connection with the mailboxes verified so far. */
+  finish?: string;
   /** Addresses the mailbox also sends as, one a line (./identity-fields.ts). */
   send_as?: string;
   /** The mailbox's signature, Markdown allowed (./identity-fields.ts). */

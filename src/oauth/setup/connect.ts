@@ -3,7 +3,9 @@
 // verified login must be listed), then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
-import { encodeAccount, type MailAccount } from "../../mail/account.ts";
+import { decodeAccount, type MailAccount } from "../../mail/account.ts";
+import type { NewMailbox } from "../../store/grant-mailboxes.ts";
+import { addMailbox, finishedMailboxes, newMailbox, type SeveralDeps } from "./several.ts";
 import { MailError } from "../../mail/errors.ts";
 import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
@@ -36,7 +38,7 @@ export const CODE_TTL_MS = 5 * 60_000;
  */
 export const GRANTS_PER_LOGIN = 5;
 
-export interface ConnectDeps {
+export interface ConnectDeps extends SeveralDeps {
   config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId" | "allowedMailboxes">;
   grants: GrantStore;
   pending: PendingStore;
@@ -69,7 +71,9 @@ export type ConnectOutcome =
   | { kind: "sign_in"; location: string; binding: string }
   | { kind: "expired" }
   | { kind: "forbidden" }
-  | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number };
+  | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number }
+  /** The mailbox was added (`another=1`): the page lists `connected` and offers another or finish (./several.ts). */
+  | { kind: "added"; pending: PendingRequest; connected: string[] };
 
 /** A login that succeeded and passed the list: where \Sent stood then, for the grant (src/sent-mark.ts). */
 export interface Verified {
@@ -158,6 +162,10 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const pending = fields.request_id ? await deps.pending.get(fields.request_id) : null;
   if (!pending) return { kind: "expired" };
   if (!fields.csrf_token || !deps.pending.csrfMatches(pending, fields.csrf_token)) return { kind: "forbidden" };
+  if (fields.finish === "1") {
+    const mailboxes = await finishedMailboxes(deps, pending, fields.request_id!);
+    return mailboxes ? issueGrant(deps, pending, mailboxes) : form(pending, 400, "Connect a mailbox first.");
+  }
   const oauth = deps.signIn?.providers.find(fields.upstream || fields.provider || "");
   if (oauth) {
     const started = await startSignIn(deps.signIn!, oauth, pending, fields);
@@ -180,7 +188,7 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   const login = await limitedLogin(deps, account, pending, clientIp);
   if (login.kind !== "verified") return login;
   await keepIdentities(deps, account, identities.settings);
-  return issueGrant(deps, pending, account, access.access, send.policy, login);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login));
 }
 
 /**
@@ -228,23 +236,36 @@ function tellTheOwner(deps: Pick<ConnectDeps, "config" | "log" | "notify">, acco
 }
 
 /**
- * The login is verified: seal the account into a new grant, issue its code, and send the browser
- * back to the client (RFC 6749 §4.1.2). Shared by the password form and the OAuth sign-in callback.
- * `sendPolicy`: the form's send choice (./send-choice.ts). `login`: what the login saw (where \Sent
- * stood). `signIn`: the provider's name for a grant that signed in there (what `mailbox-mcp grants` names).
+ * A mailbox's login is verified: added to this request's mailboxes (`another=1`), or the connection
+ * issued with them all (./several.ts). Shared by the password form and the OAuth sign-in callback.
+ */
+export async function verified(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "collected" | "notify">, pending: PendingRequest,
+  fields: ConnectFields, mailbox: NewMailbox): Promise<ConnectOutcome> {
+  const step = await addMailbox(deps, pending, fields, mailbox);
+  if (step.kind === "added") return { kind: "added", pending, connected: step.connected };
+  if (step.kind === "refused") return form(pending, 400, step.message);
+  return issueGrant(deps, pending, step.mailboxes);
+}
+
+/**
+ * Seal the mailboxes into a new grant, issue its code, and send the browser back to the client
+ * (RFC 6749 §4.1.2). The token's scope is the widest of its mailboxes'; the owner (whose older grants
+ * a new connect replaces) is the first mailbox's login.
  */
 export async function issueGrant(deps: Pick<ConnectDeps, "config" | "grants" | "events" | "log" | "notify">, pending: PendingRequest,
-  account: MailAccount, access: Access, sendPolicy: SendPolicy, login: Verified, signIn?: string): Promise<ConnectOutcome> {
+  mailboxes: readonly NewMailbox[]): Promise<ConnectOutcome> {
   const code = randomString(CODE_LENGTH);
   const clientId = pending.clientId ?? deps.config.clientId;
-  const owner = { clientId, login: loginOf(account), keep: GRANTS_PER_LOGIN };
-  // What `mailbox-mcp grants` shows; the label is sealed in the store (docs/owner.md).
-  const label = { email: account.email, host: account.imap.host, ...(signIn ? { signIn } : {}) };
-  const info = { clientId, scope: scopeFor(access), sendPolicy, label, ...(login.sentMark ? { sentMark: login.sentMark } : {}) };
-  const replaced = await deps.grants.issueCode(code, pending, encodeAccount(account), CODE_TTL_MS, owner, info);
+  const first = mailboxes[0]!;
+  const owner = { clientId, login: first.login, keep: GRANTS_PER_LOGIN };
+  const widest = mailboxes.some((m) => m.access === "read_write") ? "read_write" : "read";
+  // What `mailbox-mcp grants` shows; the labels are sealed in the store (docs/owner.md).
+  const info = { clientId, scope: scopeFor(widest), sendPolicy: first.sendPolicy, label: first.label, provider: first.provider };
+  const replaced = await deps.grants.issueCode(code, pending, mailboxes, CODE_TTL_MS, owner, info);
   // The same path as /oauth/revoke: sessions, IMAP and SMTP connections of the old tokens close.
   await Promise.all(replaced.map((tokenId) => deps.events.emitRevoked(tokenId)));
-  deps.log.info("mailbox connected", { provider: account.provider, replaced_grants: replaced.length });
-  tellTheOwner(deps, account, pending, access, sendPolicy);
+  deps.log.info("mailbox connected", { provider: first.provider, mailboxes: mailboxes.length, replaced_grants: replaced.length });
+  // Each mailbox's own INBOX gets the notice (docs/owner.md §6).
+  for (const m of mailboxes) tellTheOwner(deps, decodeAccount(m.credentials), pending, m.access, m.sendPolicy);
   return { kind: "redirect", location: successRedirect(pending.redirectUri, code, pending.state, deps.config.baseUrl) };
 }

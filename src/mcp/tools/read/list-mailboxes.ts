@@ -14,6 +14,7 @@ const mailbox = z.object({
   messages: z.number().int().nullable(),
   unseen: z.number().int().nullable(),
   subscribed: z.boolean(),
+  account: z.string().nullable().optional().describe("The mailbox the folder is in; present when the list spans several mailboxes."),
 });
 
 export const listMailboxes = defineTool({

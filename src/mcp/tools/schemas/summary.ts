@@ -42,6 +42,7 @@ export const summarySchema = z.object({
   labels: z.array(z.string()).describe("Gmail labels, or elsewhere the message's IMAP keywords (label_email sets them); [] when none."),
   sender_check: senderCheckSchema,
   unsubscribe: unsubscribeSchema,
+  account: z.string().optional().describe("The mailbox the message is in; present when a read spans several mailboxes."),
 });
 
 export const nextBeforeUid = z.number().int().nullable()

@@ -5,13 +5,14 @@
 import type { MailAccount } from "../../../mail/account.ts";
 import { senderOf, type IdentitySettings, type Sender } from "../../../mail/identities/identity.ts";
 import type { ToolContext } from "../context.ts";
+import { mailboxScope } from "../../../store/mailbox-scope.ts";
 
-/** The identity settings of the mailbox a grant is for (src/store/mailbox-identities.ts forGrant), or null. */
-export type IdentityLookup = (grantId: string) => Promise<IdentitySettings | null>;
+/** The identity settings of one mailbox, named by its scope (src/store/mailbox-identities.ts forGrant), or null. */
+export type IdentityLookup = (mailboxScope: string) => Promise<IdentitySettings | null>;
 
 export const NO_IDENTITIES: IdentityLookup = async () => null;
 
 /** The call's sender: the login address first, then the identities the person listed. */
-export async function senderFor(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId">, account: MailAccount): Promise<Sender> {
-  return senderOf(account.email, await lookup(ctx.grantId));
+export async function senderFor(lookup: IdentityLookup, ctx: Pick<ToolContext, "grantId" | "mailbox">, account: MailAccount): Promise<Sender> {
+  return senderOf(account.email, await lookup(mailboxScope(ctx.grantId, ctx.mailbox.position)));
 }

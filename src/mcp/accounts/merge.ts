@@ -1,0 +1,68 @@
+// Merging the pages of several mailboxes into one (docs/tools.md "Accounts"): summaries newest first
+// by date across mailboxes, each mailbox's own order kept (so what is taken from it is always its
+// newest remaining, and its next position is one before_uid); folders listed per mailbox.
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { openCursor, sealCursor, type CursorSeal } from "../../mail/read/cursor-seal.ts";
+import { ok, ToolInputError } from "../tools/result.ts";
+import { summaryLines } from "../tools/schemas/summary.ts";
+import type { Summary } from "../../mail/read/summary.ts";
+import { failedOf, type MailboxAnswer } from "./span.ts";
+
+/** Where each mailbox stands in the merged order: the before_uid of its next page, 0 = from the newest, -1 = done. */
+export type SpanPosition = Record<string, number>;
+
+const KIND = "span1";
+
+export function openSpanCursor(seal: CursorSeal, text: string | undefined): SpanPosition | null {
+  if (text === undefined) return null;
+  const body = openCursor(seal, KIND, text);
+  if (body === null) throw new ToolInputError("cursor: not a next_cursor this server gave for reading across this connection's mailboxes");
+  return JSON.parse(body) as SpanPosition;
+}
+
+type Tagged = Summary & { account: string };
+
+const time = (s: Summary) => (s.date ? Date.parse(s.date) : 0) || 0;
+
+/** The merged page of `limit` summaries, the cursor for the rest, and the structured answer. */
+export function mergeEmails(answers: readonly MailboxAnswer[], before: SpanPosition | null, limit: number, seal: CursorSeal,
+  base: Record<string, unknown>): CallToolResult {
+  const queues: { account: string; emails: Tagged[]; next: number | null; taken: number }[] = [];
+  for (const a of answers) {
+    if ("error" in a) continue;
+    const account = a.ref.account ?? `mailbox ${a.ref.position + 1}`;
+    const emails = ((a.structured.emails ?? []) as Summary[]).map((e) => ({ ...e, account }));
+    queues.push({ account, emails, next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
+  }
+  const page: Tagged[] = [];
+  while (page.length < limit) {
+    let best: (typeof queues)[number] | null = null;
+    for (const q of queues) if (q.taken < q.emails.length && (!best || time(q.emails[q.taken]!) > time(best.emails[best.taken]!))) best = q;
+    if (!best) break;
+    page.push(best.emails[best.taken++]!);
+  }
+  const position: SpanPosition = { ...(before ?? {}) };
+  let more = false;
+  for (const q of queues) {
+    const rest = q.taken < q.emails.length;
+    position[q.account] = rest ? q.emails[q.taken - 1]?.uid ?? (before?.[q.account] ?? 0) : q.next ?? -1;
+    if (rest || q.next !== null) more = true;
+  }
+  const accountsFailed = failedOf(answers);
+  const next = more ? sealCursor(seal, KIND, JSON.stringify(position)) : null;
+  const structured = { ...base, emails: page, next_before_uid: null, next_cursor: next, accounts_failed: accountsFailed };
+  const lines = page.length ? summaryLines(page, null, true) : "No messages.";
+  const failed = accountsFailed.map((f) => `Could not read ${f.account}: ${f.error}`);
+  return ok(structured, [`${page.length} message(s) across ${queues.length} mailbox(es), newest first:`, lines, ...failed,
+    ...(next ? ["More: call again with cursor set to next_cursor."] : [])].join("\n"));
+}
+
+/** The folders of every mailbox that answered, each naming its account. */
+export function mergeMailboxes(answers: readonly MailboxAnswer[]): CallToolResult {
+  const mailboxes = answers.flatMap((a) => ("error" in a ? [] : ((a.structured.mailboxes ?? []) as { path: string }[]).map((m) => ({ ...m, account: a.ref.account }))));
+  const omitted = answers.reduce((n, a) => n + ("error" in a ? 0 : Number(a.structured.omitted ?? 0)), 0);
+  const accountsFailed = failedOf(answers);
+  const text = mailboxes.map((m) => `${m.account}: ${m.path}`).join("\n");
+  return ok({ mailboxes, omitted, accounts_failed: accountsFailed },
+    [text || "No folders.", ...accountsFailed.map((f) => `Could not read ${f.account}: ${f.error}`)].join("\n"));
+}
