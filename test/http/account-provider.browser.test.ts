@@ -5,7 +5,7 @@
 // no code, the provider's tokens not kept) → this mailbox's connections → sign out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
+import { launchChromium, loadedAgain } from "../support/browser.ts";
 import type { FakeClient } from "../support/fake-oauth/server.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
@@ -45,6 +45,7 @@ const counts = async () => {
   return Number(rows[0]!.n);
 };
 
+
 describe("/account: sign in through an OAuth mail provider", () => {
   test("Sign in with Fake Mail → this mailbox's connections, none of another's; no grant made; sign out", async () => {
     await connectAs("alice");
@@ -69,8 +70,7 @@ describe("/account: sign in through an OAuth mail provider", () => {
     expect(h.oauth.issued().length).toBeGreaterThan(issuedBefore);
     const stored = JSON.stringify(await srv.deps.db.q`SELECT * FROM upstream_flows`);
     expect(stored).toBe("[]");
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${srv.baseUrl}/account`);
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Sign out" }).click());
     expect(await page.locator("#account-sign-in").count()).toBe(1);
     await context.close();
   }, 60_000);

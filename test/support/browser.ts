@@ -1,6 +1,6 @@
 // Headless Chromium for page tests, and a real callback server for the OAuth redirect (Playwright's
 // route() does not see the request that follows a redirect). Same flags as the setup form's test.
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type Page } from "playwright-core";
 import type { Config } from "../../src/config.ts";
 import { REDIRECT } from "../oauth/flow.ts";
 import { testApp } from "./app.ts";
@@ -60,4 +60,14 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
       await server.app.stop(true);
     },
   };
+}
+
+/**
+ * Runs `act` (a form POST answered by a 303 to `url`, the page it was sent from) and waits until `url`
+ * has loaded again: waiting for the URL alone can return at once, before the answer (a race seen under
+ * the whole suite's load).
+ */
+export async function loadedAgain(page: Page, url: string, act: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForResponse((r) => r.url() === url && r.request().method() === "GET"), act()]);
+  await page.waitForLoadState();
 }
