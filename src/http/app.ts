@@ -69,7 +69,7 @@ export function createApp(deps: AppDeps) {
     .use(discoveryRoutes(config.baseUrl, config))
     .use(setupRoutes({ config, clients, store, providers, limits, clock, log, events, ...login, formBodyMs }))
     .use(providerSignInRoutes({ config, clients, store, providers, limits, clock, log, events, ...login }))
-    .use(accountRoutes({ config, store, limits, clock, log, events, ...login, caps: deps.caps, formBodyMs }))
+    .use(accountRoutes({ config, store, providers, limits, clock, log, events, ...login, caps: deps.caps, formBodyMs }))
     .use(oauthRoutes({ config, clients, store, limits, clock, events, formBodyMs }))
     .use(registerRoutes({ config, clients, limits, clock, formBodyMs }))
     .use(mcpRoutes({ config, store, clock, log, mcp: deps.mcp, timeouts }));

@@ -1,18 +1,23 @@
 // The owner's page sign-in (docs/owner.md §7): the setup form's mailbox fields (provider, address,
-// app password, custom servers), checked by a live login. No script: it works without JavaScript.
+// app password, custom servers), checked by a live login, or a "Sign in with …" button per OAuth mail
+// provider (the provider's own sign-in, then the same live login with its token). No script: it works
+// without JavaScript.
 import { Html } from "@kitajs/html";
 import { PROVIDERS } from "../mail/providers/presets.ts";
 import { Layout } from "./layout.tsx";
 import { ChosenHelp, CustomServer, ProviderOption, type SetupFormValues } from "./setup-form.tsx";
+import { SignInButtons, type SignInChoice } from "./sign-in-choice.tsx";
 
 export interface AccountSignInProps {
   nonce: string;
   formToken: string;
   values: SetupFormValues;
   error?: string;
+  /** The OAuth mail providers this server offers: one button each (none when there are none). */
+  signIn?: SignInChoice[];
 }
 
-export function AccountSignInPage({ nonce, formToken, values: v, error }: AccountSignInProps): string {
+export function AccountSignInPage({ nonce, formToken, values: v, error, signIn = [] }: AccountSignInProps): string {
   return (
     <Layout title="Your mailbox and its apps — sign in" nonce={nonce}>
       <div class="card">
@@ -35,6 +40,7 @@ export function AccountSignInPage({ nonce, formToken, values: v, error }: Accoun
           <input id="password" name="password" type="password" required autocomplete="current-password" />
           <CustomServer v={v} />
           <button type="submit">Sign in</button>
+          <SignInButtons choices={signIn} />
         </form>
       </div>
     </Layout>

@@ -1,6 +1,6 @@
 // The page shell shared by the setup form and the error pages: viewport for phones, one inline
 // stylesheet allowed by the CSP nonce, no external resources.
-import type { PropsWithChildren } from "@kitajs/html";
+import { Html, type PropsWithChildren } from "@kitajs/html";
 
 const CSS = `
 *{box-sizing:border-box}
@@ -45,9 +45,11 @@ ol{padding-left:1.4rem;margin:.25rem 0}li{margin:.3rem 0}
 export interface LayoutProps {
   title: string;
   nonce: string;
+  /** A path of this server to move on to at once (HTML's meta refresh: no script needed). */
+  refreshTo?: string;
 }
 
-export function Layout({ title, nonce, children }: PropsWithChildren<LayoutProps>): string {
+export function Layout({ title, nonce, refreshTo, children }: PropsWithChildren<LayoutProps>): string {
   return "<!doctype html>" + (
     <html lang="en">
       <head>
@@ -55,6 +57,7 @@ export function Layout({ title, nonce, children }: PropsWithChildren<LayoutProps
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <meta name="robots" content="noindex" />
+        {refreshTo ? <meta http-equiv="refresh" content={`0; url=${Html.escapeHtml(refreshTo)}`} /> : ""}
         <title safe>{title}</title>
         <style nonce={nonce}>{CSS}</style>
       </head>

@@ -3,7 +3,7 @@
 // is 401), change the other's sending (its next send is held for the person, not sent), sign out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { fillAlice, launchChromium } from "../support/browser.ts";
+import { fillAlice, launchChromium, loadedAgain } from "../support/browser.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
 import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
@@ -42,10 +42,8 @@ const mcpStatus = async (token: string) => (await fetch(srv.mcpUrl, {
 async function signIn(page: Page) {
   await page.goto(`${srv.baseUrl}/account`);
   await fillAlice(page, h);
-  // The keyboard submits the form. The page is at /account before and after, so waiting for the URL
-  // alone returned at once and a loaded machine read the sign-in page: wait for the signed-in one.
-  await page.keyboard.press("Enter");
-  await page.locator("h1", { hasText: h.dovecot.users.alice.email }).waitFor();
+  // The page is at /account before and after: wait for its GET to load again, not for the URL.
+  await loadedAgain(page, `${srv.baseUrl}/account`, () => page.keyboard.press("Enter")); // the keyboard submits the form
 }
 
 describe("/account in Chromium", () => {
@@ -65,8 +63,7 @@ describe("/account in Chromium", () => {
 
     // Revoke the newest (listed first): asked first, then done; its token is refused at once.
     await page.locator("section.conn").first().getByRole("button", { name: "Revoke this app's access" }).click();
-    await page.getByRole("button", { name: "Yes, do it" }).click();
-    await page.waitForURL(`${srv.baseUrl}/account`);
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Yes, do it" }).click());
     expect(await page.locator("section.conn").count()).toBe(1);
     expect(await mcpStatus(newer)).toBe(401);
     expect(await mcpStatus(older)).not.toBe(401);
@@ -74,8 +71,7 @@ describe("/account in Chromium", () => {
     // Sending: ask before every email; the app's next send is held as a draft, nothing reaches SMTP.
     await page.locator("section.conn select").selectOption("always");
     await page.getByRole("button", { name: "Change sending" }).click();
-    await page.getByRole("button", { name: "Yes, do it" }).click();
-    await page.waitForURL(`${srv.baseUrl}/account`);
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Yes, do it" }).click());
     expect(await page.textContent("section.conn")).toContain("ask before every send");
     const client = await connectClient(srv.mcpUrl, older);
     try {
@@ -90,8 +86,7 @@ describe("/account in Chromium", () => {
     expect(await page.textContent("body")).toContain("to bob@example.test; in Drafts");
     expect(await page.textContent("#activity")).toContain("owner:revoke");
 
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${srv.baseUrl}/account`);
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Sign out" }).click());
     expect(await page.locator("#account-sign-in").count()).toBe(1);
     await context.close();
   }, 60_000);

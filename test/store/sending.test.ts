@@ -5,7 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { manualClock } from "../../src/clock.ts";
 import { LEDGER_WINDOW_MS, SendLedger } from "../../src/store/send-ledger.ts";
-import { migrate, SCHEMA_VERSION } from "../../src/store/schema.ts";
+import { migrate } from "../../src/store/schema.ts";
+import { migrations } from "../../src/store/migrations.ts";
+import { V16_GRANT_MAILBOXES } from "../../src/store/migrations/v16-grant-mailboxes.ts";
 import { storesOver } from "../../src/store/store.ts";
 import { BACKENDS, closeStoresAfterEach, withInstances } from "../support/stores.ts";
 
@@ -23,7 +25,8 @@ for (const backend of BACKENDS) {
   describe(`sending state on ${backend.name}`, () => {
     test("a grant made before send policies keeps sending without asking; new grants get the form's choice, by default ask for new recipients", async () => {
       const db = await backend.create();
-      await migrate(db, SCHEMA_VERSION - 1);
+      // Just before grant_mailboxes (migration 16), which carries a grant's row into a connection; later ones keep it.
+      await migrate(db, migrations.indexOf(V16_GRANT_MAILBOXES));
       await db.q`INSERT INTO grants (id, sealed_credentials, created_at) VALUES ('old', ${new Uint8Array([1])}, 1)`;
       await migrate(db);
       const s = storesOver(db, master, manualClock());

@@ -98,3 +98,13 @@ export function formApp(): FormApp {
   }, 30_000);
   return fx;
 }
+
+/**
+ * Runs `act` (a form POST answered by a 303 to `url`, the page it was sent from) and waits until `url`
+ * has loaded again: waiting for the URL alone can return at once, before the answer (a race seen under
+ * the whole suite's load).
+ */
+export async function loadedAgain(page: Page, url: string, act: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForResponse((r) => r.url() === url && r.request().method() === "GET"), act()]);
+  await page.waitForLoadState();
+}

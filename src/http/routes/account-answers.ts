@@ -5,6 +5,9 @@ import type { SetupFormValues } from "../../views/setup-form.tsx";
 import { AccountConfirm } from "../../views/account-confirm.tsx";
 import { AccountPage } from "../../views/account-page.tsx";
 import { AccountSignInPage } from "../../views/account-sign-in.tsx";
+import { AccountSignedInPage } from "../../views/account-signed-in.tsx";
+import type { SignInChoice } from "../../views/sign-in-choice.tsx";
+import type { OAuthProviders } from "../../oauth/provider-sign-in/registry.ts";
 import { ErrorPage } from "../../views/error-page.tsx";
 import { contentSecurityPolicy, newNonce } from "../../views/page.ts";
 import { html } from "../responses.ts";
@@ -16,9 +19,20 @@ const page = (render: (nonce: string) => string, status: number, origin: string,
   return html(render(nonce), status, contentSecurityPolicy(nonce, origin), headers);
 };
 
-export function signInPage(origin: string, formToken: string, values: SetupFormValues, status = 200, error?: string, headers: Headers = {}): Response {
+/** The sign-in form's OAuth providers, and its form-action: this server and their authorization endpoints (the 303 there). */
+export interface SignInPageContext {
+  formAction: string;
+  signIn: SignInChoice[];
+}
+
+export function signInContext(origin: string, providers: OAuthProviders): SignInPageContext {
+  const signIn = providers.list().map(({ id, name, label, notes }) => ({ id, name, label, notes }));
+  return { formAction: [origin, ...providers.authorizationOrigins()].join(" "), signIn };
+}
+
+export function signInPage(ctx: SignInPageContext, formToken: string, values: SetupFormValues, status = 200, error?: string, headers: Headers = {}): Response {
   const { password: _never, ...kept } = values as SetupFormValues & { password?: string };
-  return page((nonce) => AccountSignInPage({ nonce, formToken, values: kept, error }), status, origin, headers);
+  return page((nonce) => AccountSignInPage({ nonce, formToken, values: kept, error, signIn: ctx.signIn }), status, ctx.formAction, headers);
 }
 
 export function accountPage(origin: string, csrf: string, data: AccountData): Response {
@@ -31,4 +45,9 @@ export function confirmPage(origin: string, action: string, question: string, fi
 
 export function accountError(origin: string, status: number, title: string, message: string): Response {
   return page((nonce) => ErrorPage({ nonce, title, message }), status, origin);
+}
+
+/** After a provider's sign-in: on to /account from a page of this site, so the Strict cookie goes along. */
+export function signedInPage(origin: string, headers: Headers): Response {
+  return page((nonce) => AccountSignedInPage({ nonce }), 200, origin, headers);
 }

@@ -9,6 +9,8 @@ import type { Logger } from "../../log.ts";
 import { changeSendPolicy, removeMailbox, revokeAll, revokeConnection, setIdentities, type ActionResult } from "../../oauth/account/actions.ts";
 import { accountData, type CapsUsed } from "../../oauth/account/page-data.ts";
 import { accountSignIn } from "../../oauth/account/sign-in.ts";
+import { startAccountSignIn } from "../../oauth/account/provider-start.ts";
+import type { OAuthProviders } from "../../oauth/provider-sign-in/registry.ts";
 import { sessionCsrf, sessionCsrfValid, signInFormToken, signInFormTokenValid } from "../../oauth/account/tokens.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { ConnectDeps } from "../../oauth/setup/connect.ts";
@@ -18,12 +20,15 @@ import type { Store } from "../../store/store.ts";
 import { clientAddress } from "../client-address.ts";
 import { limitedBody } from "../body/form.ts";
 import { noStore, seeOther } from "../responses.ts";
-import { accountError, accountPage, confirmPage, signInPage } from "./account-answers.ts";
+import { accountError, accountPage, confirmPage, signInContext, signInPage } from "./account-answers.ts";
+import { setSignInCookie } from "./sign-in-cookie.ts";
 import { accountCookie, clearAccountCookie, setAccountCookie } from "./account-cookie.ts";
 
 export interface AccountRouteOptions {
   config: Pick<Config, "baseUrl" | "secretKey" | "allowPrivateHosts" | "allowedMailboxes" | "clientId" | "trustProxy">;
-  store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities">;
+  store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities" | "upstreamFlows">;
+  /** OAuth mail providers: a "Sign in with …" button each on the sign-in form. */
+  providers: OAuthProviders;
   /** The limits of /oauth/connect: a wrong password here counts there too. */
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
@@ -38,7 +43,7 @@ export interface AccountRouteOptions {
 const optional = t.Optional(t.String());
 const AccountBody = t.Object({
   csrf_token: optional, confirm: optional, grant: optional, send: optional, send_as: optional, signature: optional,
-  provider: optional, email: optional, password: optional, username: optional, imap_host: optional, imap_port: optional,
+  provider: optional, upstream: optional, email: optional, password: optional, username: optional, imap_host: optional, imap_port: optional,
   imap_security: optional, smtp_host: optional, smtp_port: optional, smtp_security: optional,
 });
 type Body = typeof AccountBody.static;
@@ -60,8 +65,10 @@ export function accountRoutes(deps: AccountRouteOptions) {
   const signInDeps = {
     config, limits: deps.limits, inflight: deps.liveLogins, verify: deps.verifyLogin, log: deps.log, sessions: store.accountSessions,
   };
+  const startDeps = { config, providers: deps.providers, flows: store.upstreamFlows, clock };
+  const signInCtx = signInContext(origin, deps.providers);
   const freshSignIn = (status = 200, error?: string, values: Body = {}, headers: Record<string, string> = {}) =>
-    signInPage(origin, signInFormToken(key, clock()), values, status, error, headers);
+    signInPage(signInCtx, signInFormToken(key, clock()), values, status, error, headers);
   const sessionOf = async (request: Request): Promise<AccountSession | null> => {
     const id = accountCookie(request, config.baseUrl);
     return id ? store.accountSessions.find(id) : null;
@@ -99,6 +106,11 @@ export function accountRoutes(deps: AccountRouteOptions) {
     })
     .post("/account/sign-in", async ({ body, request, server }) => {
       if (!signInFormTokenValid(key, body.csrf_token, clock())) return freshSignIn(403, "The form had expired. Please sign in again.", body);
+      const oauth = body.upstream ? deps.providers.find(body.upstream) : null;
+      if (oauth) {
+        const started = await startAccountSignIn(startDeps, oauth, body.email);
+        return seeOther(started.location, { "set-cookie": setSignInCookie(config.baseUrl, started.binding) });
+      }
       const out = await accountSignIn(signInDeps, body, clientAddress(request, server, config.trustProxy));
       if (out.kind === "session") return seeOther("/account", { "set-cookie": setAccountCookie(config.baseUrl, out.id) });
       return freshSignIn(out.status, out.message, body, out.retryAfter ? { "retry-after": String(out.retryAfter) } : {});

@@ -17,12 +17,14 @@ import { clientAddress } from "../client-address.ts";
 import { noStore } from "../responses.ts";
 import { connectResponse, errorPage, type SetupPageContext } from "./setup.ts";
 import { clearSignInCookie, signInCookie } from "./sign-in-cookie.ts";
+import { signInContext } from "./account-answers.ts";
+import { accountAnswer } from "./account-callback.ts";
 
 export interface ProviderSignInRouteOptions {
-  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes">;
+  config: Pick<Config, "baseUrl" | "clientId" | "allowPrivateHosts" | "trustProxy" | "allowedMailboxes" | "secretKey">;
   clients: ClientRegistry;
   providers: SignInStartDeps["providers"];
-  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes">;
+  store: Pick<Store, "grants" | "pending" | "upstreamFlows" | "identities" | "pendingMailboxes" | "accountSessions">;
   limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
   clock: Clock;
   log: Logger;
@@ -53,8 +55,9 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
     config, grants: store.grants, pending: store.pending, log: deps.log, limits: deps.limits, inflight: deps.liveLogins,
     verify: deps.verifyLogin, events: deps.events, notify: deps.notifyGrant, clock: deps.clock, providers, flows: store.upstreamFlows,
     identities: store.identities,
-    collected: store.pendingMailboxes,
+    collected: store.pendingMailboxes, account: { sessions: store.accountSessions, secretKey: config.secretKey },
   };
+  const signInCtx = signInContext(new URL(config.baseUrl).origin, providers);
   const pages: SetupPageContext = { clients: deps.clients, providers, baseUrl: config.baseUrl, collected: store.pendingMailboxes };
   const done = { "set-cookie": clearSignInCookie(config.baseUrl) };
   const unknown = () => errorPage(400, "This sign-in link has expired or was already used",
@@ -72,6 +75,7 @@ export function providerSignInRoutes(deps: ProviderSignInRouteOptions) {
         return errorPage(403, "This sign-in was started in another browser",
           "Finish connecting the mailbox in the browser where you started it, or start again from your app in this one.", done);
       }
+      if (outcome.kind === "account") return accountAnswer(config, signInCtx, deps.clock, outcome.result);
       return connectResponse(pages, outcome, fields, done);
     });
 }

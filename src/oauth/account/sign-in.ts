@@ -34,10 +34,19 @@ export async function accountSignIn(deps: AccountSignInDeps, fields: ConnectFiel
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
   };
+  return verifiedSession(deps, account, clientIp);
+}
+
+/**
+ * The allowlist, the live IMAP login (limited as /oauth/connect) and, when both pass, a page session
+ * for this mailbox. Shared with the provider sign-in's callback (src/oauth/provider-sign-in/callback.ts),
+ * whose account carries a token used for this check only. `refused`: the words for a 401 login.
+ */
+export async function verifiedSession(deps: AccountSignInDeps, account: MailAccount, clientIp: string, refused?: string): Promise<AccountSignIn> {
   const foreign = serverRefusal(deps.config.allowedMailboxes, account);
   if (foreign) return form(403, foreign);
   const login = await limitedLogin(deps, account, NO_PENDING, clientIp);
-  if (login.kind === "form") return form(login.status, login.message, login.retryAfter);
+  if (login.kind === "form") return form(login.status, login.status === 401 && refused ? refused : login.message, login.retryAfter);
   if (login.kind !== "verified") return form(400, "This sign-in could not be completed.");
   const key = mailboxKey(deps.config.secretKey, loginOf(account));
   return { kind: "session", id: await deps.sessions.open(key, account.email) };

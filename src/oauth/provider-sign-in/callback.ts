@@ -20,6 +20,8 @@ import { form, keepIdentities, limitedLogin, loginOf, verified, type ConnectDeps
 import { newMailbox } from "../setup/several.ts";
 import { parseIdentityFields } from "../setup/identity-fields.ts";
 import { callbackUrl } from "./start.ts";
+import { verifiedSession, type AccountSignIn } from "../account/sign-in.ts";
+import type { AccountSessions } from "../../store/account-sessions.ts";
 
 export interface SignInCallbackDeps extends ConnectDeps {
   clock: Clock;
@@ -27,6 +29,8 @@ export interface SignInCallbackDeps extends ConnectDeps {
   flows: UpstreamFlows;
   /** The provider's token and userinfo endpoints are called with it; tests may pass their own. */
   fetch?: Fetch;
+  /** Sign-ins the owner's page started open its sessions (src/oauth/account/provider-start.ts); without it they are unknown. */
+  account?: { sessions: AccountSessions; secretKey: Uint8Array };
 }
 
 /** What the provider's redirect carried (RFC 6749 §4.1.2, §4.1.2.1). */
@@ -44,7 +48,9 @@ export type CallbackOutcome =
   /** No sign-in under way by that state (expired, used, or never started here). */
   | { kind: "unknown" }
   /** The state is real but the browser is not the one that started it (RFC 9700 §4.7.1). */
-  | { kind: "other_browser" };
+  | { kind: "other_browser" }
+  /** The owner's page started this sign-in: its session, or the reason for its sign-in form. */
+  | { kind: "account"; result: AccountSignIn };
 
 /** The outcome and the form fields to show again with it (ids from the sealed flow). */
 export interface CallbackResult {
@@ -108,10 +114,34 @@ export function issuerProblem(providers: OAuthProviders, p: OAuthProvider, iss: 
   return providers.list().some((o) => o.id !== p.id && o.issuer === iss) ? refused : null;
 }
 
+/**
+ * A sign-in the owner's page started (the flow's sealed mode, never the query): the same checks and the
+ * same live IMAP login with the token, then a page session instead of a grant. The provider's tokens
+ * are used for that login only and go with this call (docs/owner.md §7).
+ */
+async function finishAccountSignIn(deps: SignInCallbackDeps, flow: UpstreamFlow, query: CallbackQuery, clientIp: string): Promise<AccountSignIn> {
+  const p = deps.providers.find(flow.provider);
+  const { account } = deps;
+  if (!p || !account) return { kind: "form", status: 400, message: "This way of signing in is no longer offered here. Sign in again." };
+  const mixUp = issuerProblem(deps.providers, p, query.iss);
+  if (mixUp) return { kind: "form", status: 400, message: mixUp };
+  try {
+    if (query.error || !query.code) throw upstreamError(p.name, query.error || "invalid_request", query.error_description ?? null);
+    const mailbox = await signedInAccount(deps, p, flow, query.code, deps.clock());
+    const refused = `${p.name} signed you in as ${mailbox.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`;
+    return await verifiedSession({ ...deps, ...account, config: { ...deps.config, secretKey: account.secretKey } }, mailbox, clientIp, refused);
+  } catch (err) {
+    if (!(err instanceof UpstreamError)) throw err;
+    deps.log.warn("provider sign-in failed", { provider: p.id, kind: err.kind, page: "account" });
+    return { kind: "form", status: STATUS[err.kind], message: err.message };
+  }
+}
+
 export async function finishSignIn(deps: SignInCallbackDeps, query: CallbackQuery, binding: string | null, clientIp: string): Promise<CallbackResult> {
   const taken = query.state ? await deps.flows.take(query.state, binding) : { kind: "unknown" as const };
   if (taken.kind !== "found") return { outcome: taken, fields: {} };
   const { flow } = taken;
+  if (flow.secrets.mode === "account") return { outcome: { kind: "account", result: await finishAccountSignIn(deps, flow, query, clientIp) }, fields: {} };
   const fields: ConnectFields = { ...flow.secrets.fields, request_id: flow.secrets.requestId, csrf_token: flow.secrets.csrfToken };
   const pending = await deps.pending.get(flow.secrets.requestId);
   const p = deps.providers.find(flow.provider);
