@@ -14,7 +14,7 @@ import type { OAuthProviders } from "../../oauth/provider-sign-in/registry.ts";
 import { sessionCsrf, sessionCsrfValid, signInFormToken, signInFormTokenValid } from "../../oauth/account/tokens.ts";
 import type { TokenEvents } from "../../oauth/lifecycle/token-events.ts";
 import type { ConnectDeps } from "../../oauth/setup/connect.ts";
-import type { Limiters } from "../../oauth/rate-limits/rate-limit.ts";
+import { clientKey, type Limiters } from "../../oauth/rate-limits/rate-limit.ts";
 import type { AccountSession } from "../../store/account-sessions.ts";
 import type { Store } from "../../store/store.ts";
 import { clientAddress } from "../client-address.ts";
@@ -29,8 +29,11 @@ export interface AccountRouteOptions {
   store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities" | "upstreamFlows">;
   /** OAuth mail providers: a "Sign in with …" button each on the sign-in form. */
   providers: OAuthProviders;
-  /** The limits of /oauth/connect: a wrong password here counts there too. */
-  limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
+  /**
+   * The limits of /oauth/connect (a wrong password here counts there too), and authorize's: each
+   * provider sign-in started here stores a flow row for 10 minutes, as an authorize stores a pending request.
+   */
+  limits: Pick<Limiters, "connect-failures" | "connect-attempts" | "authorize">;
   clock: Clock;
   log: Logger;
   events: TokenEvents;
@@ -108,6 +111,10 @@ export function accountRoutes(deps: AccountRouteOptions) {
       if (!signInFormTokenValid(key, body.csrf_token, clock())) return freshSignIn(403, "The form had expired. Please sign in again.", body);
       const oauth = body.upstream ? deps.providers.find(body.upstream) : null;
       if (oauth) {
+        const slot = await deps.limits.authorize.reserve([clientKey(clientAddress(request, server, config.trustProxy))]);
+        if ("retryAfter" in slot) {
+          return freshSignIn(429, "Too many sign-ins were started from here. Please try again later.", body, { "retry-after": String(slot.retryAfter) });
+        }
         const started = await startAccountSignIn(startDeps, oauth, body.email);
         return seeOther(started.location, { "set-cookie": setSignInCookie(config.baseUrl, started.binding) });
       }
