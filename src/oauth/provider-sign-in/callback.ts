@@ -13,12 +13,10 @@ import { exchangeCode, type Fetch } from "./token-client.ts";
 import { upstreamError, UpstreamError, type UpstreamErrorKind } from "./errors.ts";
 import type { PendingRequest } from "../../store/pending.ts";
 import type { UpstreamFlow, UpstreamFlows } from "../../store/upstream-flows.ts";
-import { chooseAccess } from "../setup/access.ts";
-import { chooseSendPolicy } from "../setup/send-choice.ts";
+import { mailboxChoices } from "../setup/mailbox-choices.ts";
 import type { ConnectFields } from "../setup/connect-form.ts";
 import { form, keepIdentities, limitedLogin, loginOf, verified, type ConnectDeps, type ConnectOutcome } from "../setup/connect.ts";
 import { newMailbox } from "../setup/several.ts";
-import { parseIdentityFields } from "../setup/identity-fields.ts";
 import { callbackUrl } from "./start.ts";
 import { verifiedSession, type AccountSignIn } from "../account/sign-in.ts";
 import type { AccountSessions } from "../../store/account-sessions.ts";
@@ -86,20 +84,17 @@ async function signedInAccount(deps: SignInCallbackDeps, p: OAuthProvider, flow:
 
 /** The live IMAP login with the token, worded for a sign-in; then the code. */
 async function loginAndIssue(deps: SignInCallbackDeps, p: OAuthProvider, pending: PendingRequest, account: MailAccount, fields: ConnectFields, clientIp: string) {
-  const access = chooseAccess(fields.access, pending.scope);
-  if (!access.ok) return form(pending, 400, access.message);
-  const send = chooseSendPolicy(fields.send, access.access);
-  if (!send.ok) return form(pending, 400, send.message);
-  // The form's send_as and signature came along sealed in the flow row (./start.ts keeps every field but the secrets).
-  const identities = parseIdentityFields(fields.send_as, fields.signature);
-  if (!identities.ok) return form(pending, 400, identities.message);
+  // The form's choices came along sealed in the flow row (./start.ts keeps every field but the secrets).
+  const chosen = mailboxChoices(fields, pending);
+  if (!chosen.ok) return form(pending, 400, chosen.message);
+  const { access, sendPolicy, identities } = chosen.choices;
   const login = await limitedLogin(deps, account, pending, clientIp);
   if (login.kind === "form" && login.status === 401) {
     return form(pending, 401, `${p.name} signed you in as ${account.email}, but its mail server refused the IMAP login. ${p.imapRefusedHint}`);
   }
   if (login.kind !== "verified") return login;
-  await keepIdentities(deps, account, identities.settings);
-  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login, p.name));
+  await keepIdentities(deps, account, identities);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access, sendPolicy, login, p.name));
 }
 
 /**

@@ -2,26 +2,21 @@
 // own server must be listed), rate limit, private hosts, the live IMAP login, whose mailboxes again (the
 // verified login must be listed), then the authorization code (RFC 6749 §4.1.2). Statuses: docs/design.md §3.
 import type { Config } from "../../config.ts";
-import type { Logger } from "../../log.ts";
 import { decodeAccount, type MailAccount } from "../../mail/account.ts";
 import type { NewMailbox } from "../../store/grant-mailboxes.ts";
 import { addMailbox, finishedMailboxes, newMailbox, type SeveralDeps } from "./several.ts";
-import { MailError } from "../../mail/errors.ts";
-import type { VerifyLogin } from "../../mail/imap/verify.ts";
 import { randomString } from "../../store/crypto.ts";
 import type { GrantStore } from "../../store/grants.ts";
 import type { IdentitySettings, MailboxIdentities } from "../../store/mailbox-identities.ts";
 import type { PendingRequest, PendingStore } from "../../store/pending.ts";
-import { chooseAccess, scopeFor, type Access } from "./access.ts";
+import { scopeFor, type Access } from "./access.ts";
+import { mailboxChoices } from "./mailbox-choices.ts";
+import { form, type ConnectOutcome } from "./connect-outcome.ts";
+import { limitedLogin, type LoginDeps } from "./live-login.ts";
 import { startSignIn, type SignInStartDeps } from "../provider-sign-in/start.ts";
 import { parseConnectFields, type ConnectFields } from "./connect-form.ts";
-import { chooseSendPolicy } from "./send-choice.ts";
-import { parseIdentityFields } from "./identity-fields.ts";
 import type { SendPolicy } from "../../send-policy.ts";
-import type { SentMark } from "../../sent-mark.ts";
-import { mailboxRefusal, serverRefusal, verifiedByLogin } from "./mailbox-policy.ts";
-import { accountHostProblem, type Resolver } from "../../mail/net/host-policy.ts";
-import { connectKeys, type Limiters, type Slot } from "../rate-limits/rate-limit.ts";
+import { serverRefusal } from "./mailbox-policy.ts";
 import { successRedirect } from "../protocol/redirects.ts";
 import type { TokenEvents } from "../lifecycle/token-events.ts";
 import type { NotifyGrant } from "../../mail/write/grant-notice.ts";
@@ -38,19 +33,16 @@ export const CODE_TTL_MS = 5 * 60_000;
  */
 export const GRANTS_PER_LOGIN = 5;
 
-export interface ConnectDeps extends SeveralDeps {
+// Re-exported: what callers of the connect use case import from here.
+export { form, type ConnectOutcome, type Verified } from "./connect-outcome.ts";
+export { limitedLogin, MAX_INFLIGHT_LOGINS, type LoginDeps } from "./live-login.ts";
+
+export interface ConnectDeps extends SeveralDeps, LoginDeps {
   config: Pick<Config, "allowPrivateHosts" | "baseUrl" | "clientId" | "allowedMailboxes">;
   grants: GrantStore;
   pending: PendingStore;
-  log: Logger;
-  /** Failed logins per client, mailbox and login; every mail-server attempt per client (limits.ts). */
-  limits: Pick<Limiters, "connect-failures" | "connect-attempts">;
-  /** Live IMAP checks running now on this instance, across all clients (a bound on this process's sockets). */
-  inflight: { count: number };
-  verify: VerifyLogin;
   /** Revocation fan-out, for the grants a new connect replaces. */
   events: TokenEvents;
-  resolve?: Resolver;
   /** Sign-in at OAuth mail providers (src/oauth/provider-sign-in/): a provider of theirs is sent there instead of a password login. */
   signIn?: SignInStartDeps;
   /** The INBOX notice of a new grant (src/mail/write/grant-notice.ts); absent with MAILBOX_MCP_NOTIFY_GRANTS=false. */
@@ -59,95 +51,8 @@ export interface ConnectDeps extends SeveralDeps {
   identities?: Pick<MailboxIdentities, "keyOf" | "set">;
 }
 
-/** What the live login under the limits needs: the setup form and the owner's page's sign-in (../account/sign-in.ts). */
-export type LoginDeps = Pick<ConnectDeps, "config" | "limits" | "inflight" | "verify" | "log" | "resolve">;
 
-/** Live logins at once on this instance, across all clients: a bound on this process's sockets (docs/oauth.md §5). */
-export const MAX_INFLIGHT_LOGINS = 16;
 
-export type ConnectOutcome =
-  | { kind: "redirect"; location: string }
-  /** To an OAuth mail provider's sign-in; `binding` is the secret of the cookie that ties its callback to this browser. */
-  | { kind: "sign_in"; location: string; binding: string }
-  | { kind: "expired" }
-  | { kind: "forbidden" }
-  | { kind: "form"; status: FormStatus; message: string; pending: PendingRequest; retryAfter?: number }
-  /** The mailbox was added (`another=1`): the page lists `connected` and offers another or finish (./several.ts). */
-  | { kind: "added"; pending: PendingRequest; connected: string[] };
-
-/** A login that succeeded and passed the list: where \Sent stood then, for the grant (src/sent-mark.ts). */
-export interface Verified {
-  kind: "verified";
-  sentMark?: SentMark;
-}
-
-/** 403: the mailbox, or the visitor's mail server, is not one this server may connect (docs/oauth.md §10). */
-type FormStatus = 400 | 401 | 403 | 429 | 502 | 503;
-
-export const form = (pending: PendingRequest, status: FormStatus, message: string, retryAfter?: number): ConnectOutcome =>
-  ({ kind: "form", status, message, pending, retryAfter });
-
-/** The slots one admitted attempt holds until it knows its outcome. */
-interface Admission {
-  failure: Slot;
-  attempt: Slot;
-}
-
-const tooMany = (pending: PendingRequest, retryAfter: number) =>
-  form(pending, 429, `Too many sign-in attempts. Wait ${Math.ceil(retryAfter / 60)} minutes, then try again.`, retryAfter);
-
-/**
- * Whether this attempt may go to the mail server; if so its slots are taken now, before anything
- * is awaited. Checking first and counting after the login let 12 concurrent wrong passwords all
- * reach the mail server past a limit of 5.
- */
-async function admit(deps: Pick<ConnectDeps, "limits" | "inflight">, keys: string[], pending: PendingRequest): Promise<Admission | { refused: ConnectOutcome }> {
-  const failure = await deps.limits["connect-failures"].reserve(keys);
-  if ("retryAfter" in failure) return { refused: tooMany(pending, failure.retryAfter) };
-  const attempt = await deps.limits["connect-attempts"].reserve(keys.slice(0, 1));
-  if ("retryAfter" in attempt) {
-    await failure.release();
-    return { refused: tooMany(pending, attempt.retryAfter) };
-  }
-  if (deps.inflight.count >= MAX_INFLIGHT_LOGINS) {
-    await failure.release();
-    await attempt.release();
-    return { refused: form(pending, 503, "The server is busy checking other sign-ins. Try again in a few seconds.", 5) };
-  }
-  return { failure, attempt };
-}
-
-/**
- * The live IMAP login. Its failure slot is kept only when the server rejected the login; its
- * attempt slot is kept, since the attempt reached a mail server whatever the outcome.
- */
-async function tryLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
-  try {
-    const proof = await deps.verify(account);
-    await slots.failure.release();
-    // Only now is the login known to be real: the list is matched against the login the server
-    // accepted, never the typed address nor a provider's claim about it.
-    const refused = mailboxRefusal(deps.config.allowedMailboxes, verifiedByLogin(account, proof?.login));
-    if (refused) deps.log.warn("mailbox not allowed", { provider: account.provider });
-    return refused ? form(pending, 403, refused) : { kind: "verified", ...(proof ? { sentMark: proof.sentMark } : {}) };
-  } catch (err) {
-    if (!(err instanceof MailError) || err.kind !== "auth") await slots.failure.release();
-    if (!(err instanceof MailError)) throw err;
-    deps.log.warn("mailbox login failed", { provider: account.provider, kind: err.kind });
-    return form(pending, err.kind === "auth" ? 401 : 502, err.message);
-  }
-}
-
-/** The checks that need no mail server, then the login; the admission's slots are settled on every path. */
-async function checkAndLogin(deps: LoginDeps, account: MailAccount, slots: Admission, pending: PendingRequest): Promise<ConnectOutcome | Verified> {
-  const problem = await accountHostProblem(account, deps.config.allowPrivateHosts, deps.resolve);
-  if (problem) {
-    await slots.failure.release();
-    await slots.attempt.release(); // never reached a mail server
-    return form(pending, problem.reason === "unresolvable" ? 502 : 400, problem.message);
-  }
-  return tryLogin(deps, account, slots, pending);
-}
 
 /**
  * The mailbox login a grant is for: the login name at the IMAP server. Host names and, in practice,
@@ -173,12 +78,9 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   }
   const parsed = parseConnectFields(fields);
   if (!parsed.ok) return form(pending, 400, parsed.message);
-  const access = chooseAccess(fields.access, pending.scope);
-  if (!access.ok) return form(pending, 400, access.message);
-  const send = chooseSendPolicy(fields.send, access.access);
-  if (!send.ok) return form(pending, 400, send.message);
-  const identities = parseIdentityFields(fields.send_as, fields.signature);
-  if (!identities.ok) return form(pending, 400, identities.message);
+  const chosen = mailboxChoices(fields, pending);
+  if (!chosen.ok) return form(pending, 400, chosen.message);
+  const { access, sendPolicy, identities } = chosen.choices;
   const account: MailAccount = {
     ...parsed.account,
     requirePublicHosts: parsed.account.provider === "custom" && !deps.config.allowPrivateHosts,
@@ -187,8 +89,8 @@ export async function connectMailbox(deps: ConnectDeps, fields: ConnectFields, c
   if (foreign) return form(pending, 403, foreign);
   const login = await limitedLogin(deps, account, pending, clientIp);
   if (login.kind !== "verified") return login;
-  await keepIdentities(deps, account, identities.settings);
-  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access.access, send.policy, login));
+  await keepIdentities(deps, account, identities);
+  return verified(deps, pending, fields, newMailbox(account, loginOf(account), access, sendPolicy, login));
 }
 
 /**
@@ -201,26 +103,6 @@ export async function keepIdentities(deps: Pick<ConnectDeps, "identities">, acco
   if (settings && deps.identities) await deps.identities.set(deps.identities.keyOf(loginOf(account)), settings);
 }
 
-/**
- * The live login under the limits: admitted (failed logins and attempts per client, mailbox and
- * login; logins at once on this instance), checked — and the verified mailbox matched against
- * MAILBOX_MCP_ALLOWED_MAILBOXES — with its slots settled; "verified" when it succeeded. The sign-in
- * callback of an OAuth provider logs in through here too (src/oauth/provider-sign-in/callback.ts).
- */
-export async function limitedLogin(deps: LoginDeps, account: MailAccount, pending: PendingRequest, clientIp: string): Promise<ConnectOutcome | Verified> {
-  const keys = connectKeys(clientIp, { email: account.email, username: account.username, imapHost: account.imap.host });
-  const admitted = await admit(deps, keys, pending);
-  if ("refused" in admitted) return admitted.refused;
-  deps.inflight.count++;
-  try {
-    return await checkAndLogin(deps, account, admitted, pending);
-  } catch (err) {
-    await admitted.failure.release();
-    throw err;
-  } finally {
-    deps.inflight.count--;
-  }
-}
 
 /**
  * The notice in the mailbox's own INBOX (docs/owner.md §6). Not awaited: the person's browser goes
