@@ -65,6 +65,7 @@ export async function getChanges(client: ImapFlow, folder: string, prior: Change
     // the searches of the other modes may not carry EXPUNGE (RFC 3501 §7.4.1): NOOP first, unless
     // the view is a SELECT's that no STATUS ran ahead of.
     if (mode !== "qresync" && fromStatus) await client.noop();
+    if (unchangedView(box, t, mode, prior)) return { ...empty(path, mode), full_resync: false, cursor: encodeChangesCursor(seal, prior) };
     return verified(t, () => delta(client, t, mode, prior, seal));
   }, { readOnly: true, freshness: "none" });
 }
@@ -84,6 +85,17 @@ async function currentView(client: ImapFlow, path: string, selectedNow: boolean)
   if (uidNext === null) return false;
   (client.mailbox as MailboxObject).uidNext = uidNext;
   return true;
+}
+
+/**
+ * The view just selected says nothing changed since the cursor: with QRESYNC enabled every change of
+ * flags and every expunge raises HIGHESTMODSEQ (RFC 7162 §3.1, §3.2.10) and a new message raises
+ * UIDNEXT, so the same HIGHESTMODSEQ and UIDNEXT (same UIDVALIDITY, checked before) leave nothing for
+ * a UID FETCH … CHANGEDSINCE to find: the EXAMINE alone answers (one round trip, not two).
+ */
+function unchangedView(box: MailboxObject, t: Pick<ViewTracking, "earlier">, mode: ChangeMode, prior: ChangesCursor): boolean {
+  if (mode !== "qresync" || prior.modseq === null || t.earlier?.length) return false;
+  return box.highestModseq !== undefined && String(box.highestModseq) === prior.modseq && box.uidNext === prior.uidNext;
 }
 
 /** QRESYNC where offered (enabled once per connection), else CONDSTORE, else neither. */
