@@ -2,53 +2,31 @@
 // password with "add another mailbox", the page listing her, then bob through the fake provider's
 // sign-in, back at the client with one code whose token reads both (list_accounts, a spanning read).
 // Also: the same address twice is refused (400, the form again), and "finish" returns with what is connected.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, startCallbackServer, type CallbackServer } from "../support/browser.ts";
-import type { FakeClient } from "../support/fake-oauth/server.ts";
-import { getHarness, type Harness } from "../support/harness.ts";
-import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
+import { signInApp } from "../support/browser.ts";
+import { callOk, connectClient } from "../support/mcp-client.ts";
 import { authorizeQuery, newVerifier, tokenFields } from "./flow.ts";
 
-let h: Harness;
-let srv: TestServer;
-let browser: Browser;
-let callback: CallbackServer;
-let fake: FakeClient;
-
-beforeAll(async () => {
-  h = await getHarness();
-  callback = await startCallbackServer();
-  fake = h.oauth.client({ redirectUris: [], clock: () => srv.deps.clock() });
-  const mail = { imap: { host: "localhost", port: h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: h.smtp.port, security: "none" as const } };
-  srv = await startTestServer({ config: { extraRedirectUris: callback.extra, oauth: { microsoft: null, google: null, file: [fake.settings(mail, { id: "fake" })] } } });
-  fake.options.redirectUris.push(`${srv.baseUrl}/oauth/upstream/callback`);
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.stop();
-  callback?.stop();
-}, 30_000);
+const fx = signInApp();
 
 async function open() {
-  const context = await browser.newContext();
+  const context = await fx.browser.newContext();
   const page = await context.newPage();
   const verifier = newVerifier();
-  await page.goto(`${srv.baseUrl}/oauth/authorize?${authorizeQuery(verifier, { redirect_uri: callback.redirect })}`);
+  await page.goto(`${fx.srv.baseUrl}/oauth/authorize?${authorizeQuery(verifier, { redirect_uri: fx.callback.redirect })}`);
   return { context, page, verifier };
 }
 
 async function fillAlice(page: Page) {
   await page.selectOption("#provider", "custom");
-  await page.fill("#email", h.dovecot.users.alice.email);
-  await page.fill("#password", h.dovecot.users.alice.pass);
+  await page.fill("#email", fx.h.dovecot.users.alice.email);
+  await page.fill("#password", fx.h.dovecot.users.alice.pass);
   await page.fill("#imap_host", "localhost");
-  await page.fill("#imap_port", String(h.dovecot.port));
+  await page.fill("#imap_port", String(fx.h.dovecot.port));
   await page.selectOption("#imap_security", "none");
   await page.fill("#smtp_host", "localhost");
-  await page.fill("#smtp_port", String(h.smtp.port));
+  await page.fill("#smtp_port", String(fx.h.smtp.port));
   await page.selectOption("#smtp_security", "none");
 }
 
@@ -56,7 +34,7 @@ async function fillAlice(page: Page) {
 async function addAlice(page: Page) {
   await fillAlice(page);
   await page.check("#another");
-  const [res] = await Promise.all([page.waitForResponse(`${srv.baseUrl}/oauth/connect`), page.click("#connect")]);
+  const [res] = await Promise.all([page.waitForResponse(`${fx.srv.baseUrl}/oauth/connect`), page.click("#connect")]);
   expect(res.status()).toBe(200);
   expect(await page.locator("#connected li.mailbox").allTextContents()).toEqual(["alice@example.test"]);
   expect(await page.isVisible("#finish-button")).toBe(true);
@@ -64,7 +42,7 @@ async function addAlice(page: Page) {
 
 async function tokenFor(page: Page, verifier: string): Promise<string> {
   const code = new URL(page.url()).searchParams.get("code")!;
-  const res = await fetch(`${srv.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams(tokenFields(code, verifier, { redirect_uri: callback.redirect })) });
+  const res = await fetch(`${fx.srv.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams(tokenFields(code, verifier, { redirect_uri: fx.callback.redirect })) });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
@@ -74,10 +52,10 @@ describe("several mailboxes in one connection, in Chromium", () => {
     await addAlice(page);
     await page.selectOption("#provider", "fake");
     await page.click("#connect");
-    await page.waitForURL((u) => u.href.startsWith(`${h.oauth.url}/authorize?`));
+    await page.waitForURL((u) => u.href.startsWith(`${fx.h.oauth.url}/authorize?`));
     await page.fill("#login", "bob@example.test");
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${callback.redirect}?`)), page.click("#accept")]);
-    const client = await connectClient(srv.mcpUrl, await tokenFor(page, verifier));
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${fx.callback.redirect}?`)), page.click("#accept")]);
+    const client = await connectClient(fx.srv.mcpUrl, await tokenFor(page, verifier));
     await context.close();
     try {
       const { accounts } = await callOk(client, "list_accounts");
@@ -94,11 +72,11 @@ describe("several mailboxes in one connection, in Chromium", () => {
     const { context, page, verifier } = await open();
     await addAlice(page);
     await fillAlice(page);
-    const [res] = await Promise.all([page.waitForResponse(`${srv.baseUrl}/oauth/connect`), page.click("#connect")]);
+    const [res] = await Promise.all([page.waitForResponse(`${fx.srv.baseUrl}/oauth/connect`), page.click("#connect")]);
     expect(res.status()).toBe(400);
     expect(await page.textContent(".error")).toContain("already connected");
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${callback.redirect}?`)), page.click("#finish-button")]);
-    const client = await connectClient(srv.mcpUrl, await tokenFor(page, verifier));
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${fx.callback.redirect}?`)), page.click("#finish-button")]);
+    const client = await connectClient(fx.srv.mcpUrl, await tokenFor(page, verifier));
     await context.close();
     try {
       expect((await callOk(client, "list_accounts")).accounts).toHaveLength(1);

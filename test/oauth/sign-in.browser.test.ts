@@ -4,51 +4,29 @@
 // (the password field goes away, the button says "Sign in with Fake Mail"); without it, its own button.
 // The CSP's form-action must let the 303 to the provider through, and the SameSite=Lax cookie must come
 // back on the provider's redirect.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, startCallbackServer, type CallbackServer } from "../support/browser.ts";
-import type { FakeClient } from "../support/fake-oauth/server.ts";
-import { getHarness, type Harness } from "../support/harness.ts";
-import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
+import { signInApp } from "../support/browser.ts";
+import { callOk, connectClient } from "../support/mcp-client.ts";
 import { authorizeQuery, newVerifier, tokenFields } from "./flow.ts";
 
-let h: Harness;
-let srv: TestServer;
-let browser: Browser;
-let callback: CallbackServer;
-let fake: FakeClient;
-
-beforeAll(async () => {
-  h = await getHarness();
-  callback = await startCallbackServer();
-  fake = h.oauth.client({ redirectUris: [], clock: () => srv.deps.clock() });
-  const mail = { imap: { host: "localhost", port: h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: h.smtp.port, security: "none" as const } };
-  srv = await startTestServer({ config: { extraRedirectUris: callback.extra, oauth: { microsoft: null, google: null, file: [fake.settings(mail, { id: "fake" })] } } });
-  fake.options.redirectUris.push(`${srv.baseUrl}/oauth/upstream/callback`);
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.stop();
-  callback?.stop();
-}, 30_000);
+const fx = signInApp();
 
 async function open(javaScriptEnabled: boolean) {
-  const context = await browser.newContext({ javaScriptEnabled });
+  const context = await fx.browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
   const cspErrors: string[] = [];
   page.on("console", (m) => { if (/Content Security Policy/i.test(m.text())) cspErrors.push(m.text()); });
   const verifier = newVerifier();
-  await page.goto(`${srv.baseUrl}/oauth/authorize?${authorizeQuery(verifier, { redirect_uri: callback.redirect })}`);
+  await page.goto(`${fx.srv.baseUrl}/oauth/authorize?${authorizeQuery(verifier, { redirect_uri: fx.callback.redirect })}`);
   return { context, page, verifier, cspErrors };
 }
 
 /** At the provider: sign in as `login` and accept; back at the client's callback. */
 async function consent(page: Page, login: string): Promise<string> {
-  await page.waitForURL((u) => u.href.startsWith(`${h.oauth.url}/authorize?`));
+  await page.waitForURL((u) => u.href.startsWith(`${fx.h.oauth.url}/authorize?`));
   await page.fill("#login", login);
-  await Promise.all([page.waitForURL((u) => u.href.startsWith(`${callback.redirect}?`)), page.click("#accept")]);
+  await Promise.all([page.waitForURL((u) => u.href.startsWith(`${fx.callback.redirect}?`)), page.click("#accept")]);
   return new URL(page.url()).searchParams.get("code")!;
 }
 
@@ -59,15 +37,15 @@ async function consent(page: Page, login: string): Promise<string> {
 const SEND_DIRECTLY = 'input[name="send"][value="direct"]';
 
 async function readAndSend(code: string, verifier: string) {
-  const res = await fetch(`${srv.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams(tokenFields(code, verifier, { redirect_uri: callback.redirect })) });
+  const res = await fetch(`${fx.srv.baseUrl}/oauth/token`, { method: "POST", body: new URLSearchParams(tokenFields(code, verifier, { redirect_uri: fx.callback.redirect })) });
   const { access_token } = (await res.json()) as { access_token: string };
-  const client = await connectClient(srv.mcpUrl, access_token);
+  const client = await connectClient(fx.srv.mcpUrl, access_token);
   try {
     expect((await callOk<{ emails: unknown[] }>(client, "get_recent_emails", { limit: 1 })).emails).toBeArray();
-    const before = h.smtp.messages.length;
+    const before = fx.h.smtp.messages.length;
     await callOk(client, "send_email", { to: "bob@example.test", subject: "from the browser sign-in", text: "x" });
-    expect(h.smtp.messages.length).toBe(before + 1); // sent, not held: the form chose "Send without asking"
-    expect(h.smtp.messages.at(-1)?.user).toBe("alice@example.test");
+    expect(fx.h.smtp.messages.length).toBe(before + 1); // sent, not held: the form chose "Send without asking"
+    expect(fx.h.smtp.messages.at(-1)?.user).toBe("alice@example.test");
   } finally {
     await client.close();
   }
@@ -101,8 +79,8 @@ describe("sign-in at an OAuth provider in headless Chromium", () => {
     const { context, page } = await open(true);
     await page.selectOption("#provider", "fake");
     await page.click("#connect");
-    await page.waitForURL((u) => u.href.startsWith(`${h.oauth.url}/authorize?`));
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${srv.baseUrl}/oauth/upstream/callback?`)), page.click("#decline")]);
+    await page.waitForURL((u) => u.href.startsWith(`${fx.h.oauth.url}/authorize?`));
+    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${fx.srv.baseUrl}/oauth/upstream/callback?`)), page.click("#decline")]);
     expect(await page.textContent(".error")).toContain("You declined the permissions at Fake Mail");
     expect(await page.inputValue("#provider")).toBe("fake");
     await context.close();

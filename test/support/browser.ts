@@ -8,6 +8,8 @@ import { testApp } from "./app.ts";
 import { getHarness, type Harness } from "./harness.ts";
 import { freePort } from "./ports.ts";
 import { refuseInUnitRun } from "./unit-guard.ts";
+import type { FakeClient } from "./fake-oauth/server.ts";
+import { startTestServer, type TestServer } from "./mcp-client.ts";
 
 export const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -107,4 +109,36 @@ export function formApp(): FormApp {
 export async function loadedAgain(page: Page, url: string, act: () => Promise<unknown>): Promise<void> {
   await Promise.all([page.waitForResponse((r) => r.url() === url && r.request().method() === "GET"), act()]);
   await page.waitForLoadState();
+}
+
+export interface SignInApp {
+  h: Harness;
+  srv: TestServer;
+  browser: Browser;
+  callback: CallbackServer;
+  fake: FakeClient;
+}
+
+/**
+ * Registers the file's beforeAll/afterAll for a provider sign-in in Chromium: the harness, a callback
+ * server for the MCP client's redirect, a test server offering the fake OAuth provider ("fake") for the
+ * harness's Dovecot and SMTP receiver, and Chromium. The fields are set once beforeAll has run.
+ */
+export function signInApp(): SignInApp {
+  const fx = {} as SignInApp;
+  beforeAll(async () => {
+    fx.h = await getHarness();
+    fx.callback = await startCallbackServer();
+    fx.fake = fx.h.oauth.client({ redirectUris: [], clock: () => fx.srv.deps.clock() });
+    const mail = { imap: { host: "localhost", port: fx.h.dovecot.port, security: "none" as const }, smtp: { host: "localhost", port: fx.h.smtp.port, security: "none" as const } };
+    fx.srv = await startTestServer({ config: { extraRedirectUris: fx.callback.extra, oauth: { microsoft: null, google: null, file: [fx.fake.settings(mail, { id: "fake" })] } } });
+    fx.fake.options.redirectUris.push(`${fx.srv.baseUrl}/oauth/upstream/callback`);
+    fx.browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await fx.browser?.close();
+    await fx.srv?.stop();
+    fx.callback?.stop();
+  }, 30_000);
+  return fx;
 }
