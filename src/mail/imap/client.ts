@@ -4,6 +4,7 @@
 // bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
 // BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { deferrableLogin, loginAnswer, type PendingLogin } from "./deferred-login.ts";
 import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
@@ -47,6 +48,11 @@ type Internals = {
   upgradeToSTARTTLS(): Promise<unknown>;
   authenticate(): Promise<unknown>;
   failProtocol(err: Error): void;
+  rejectCurrentRequest(err: Error): void;
+  write(chunk: Buffer): void;
+  state: number;
+  states: { AUTHENTICATED: number };
+  expectCapabilityUpdate: boolean;
   /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
   currentRequest: { tag: string } | false;
   usable: boolean;
@@ -80,6 +86,8 @@ async function load() {
      */
     #command: { tag: string | null; bytes: number } = { tag: null, bytes: 0 };
     #responses = 0;
+    /** A pooled connection's LOGIN, written in front of its first command (./deferred-login.ts). */
+    #login: PendingLogin | null = null;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
@@ -101,6 +109,16 @@ async function load() {
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       chooseOAuthMechanism(this.capabilities, this.#client.sasl);
+      const auth = (this as unknown as { options: ImapFlowOptions }).options.auth;
+      this.#login = this.#client.probeAfterLogin ? null : deferrableLogin(this.capabilities, auth);
+      if (this.#login) {
+        // Authenticated as far as imapflow's state goes: its next command is sent behind LOGIN (send below).
+        self.state = self.states.AUTHENTICATED;
+        (this as { authenticated: unknown }).authenticated = auth?.user;
+        self.expectCapabilityUpdate = true;
+        self.usable = true;
+        return;
+      }
       await self.authenticate();
       await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
@@ -119,6 +137,30 @@ async function load() {
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
       if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
+    }
+
+    async send(data: unknown): Promise<void> {
+      const login = this.#login;
+      if (login && !login.written) {
+        login.written = true;
+        (this as unknown as Internals).write(login.line);
+      }
+      return (ImapFlow.prototype as any).send.call(this, data);
+    }
+
+    /**
+     * LOGIN's answer (./deferred-login.ts): on failure the command behind it fails with LOGIN's
+     * error; null for any other response.
+     */
+    #loginAnswer(data: ResponseItem): "ok" | "failed" | null {
+      const login = this.#login;
+      const answer = login?.written && !login.done ? loginAnswer(login, data.payload) : null;
+      if (answer === null) return null;
+      login!.done = true;
+      if (answer === "ok") return "ok";
+      (this as unknown as Internals).rejectCurrentRequest(answer);
+      this.close();
+      return "failed";
     }
 
     // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
@@ -142,7 +184,12 @@ async function load() {
         }
       }
       guardStructure(data);
-      return (ImapFlow.prototype as any).handleResponse.call(this, data);
+      const login = this.#loginAnswer(data);
+      if (login === "failed") return false;
+      const more = await (ImapFlow.prototype as any).handleResponse.call(this, data);
+      // A LOGIN whose OK carried no CAPABILITY code (RFC 3501 §7.1): ask, behind the command in flight.
+      if (login === "ok" && self.expectCapabilityUpdate) self.run("CAPABILITY").catch(() => {});
+      return more;
     }
 
     async untaggedExists(...args: unknown[]) {
