@@ -4,6 +4,7 @@
 // bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
 // BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
+import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
 import { deferrableLogin, loginAnswer, type PendingLogin } from "./deferred-login.ts";
 import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
@@ -235,28 +236,6 @@ function expandSet(set: string): number[] {
     for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
   }
   return out.filter((n) => Number.isSafeInteger(n) && n > 0);
-}
-
-/**
- * LOGIN (RFC 3501 §6.2.3) is one round trip; imapflow prefers AUTHENTICATE PLAIN or LOGIN, which without
- * SASL-IR (RFC 4959, which imapflow does not use) take two or three. imapflow's choice stays for passwords LOGIN cannot
- * carry as a plain quoted string, and wherever the server disables LOGIN.
- */
-function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]): void {
-  if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
-  if (caps.has("LOGINDISABLED")) return;
-  if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
-}
-
-/**
- * imapflow picks OAUTHBEARER whenever the server offers it; a provider configured for XOAUTH2 (the
- * one Microsoft and Google document) gets XOAUTH2. Only the pre-login capability list is touched:
- * the CAPABILITY after login replaces it.
- */
-function chooseOAuthMechanism(caps: Map<string, unknown>, sasl: ClientOptions["sasl"]): void {
-  if (!sasl || !caps.has("AUTH=OAUTHBEARER") || !(caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"))) return;
-  if (sasl === "xoauth2") caps.delete("AUTH=OAUTHBEARER");
-  else { caps.delete("AUTH=XOAUTH2"); caps.delete("AUTH=XOAUTH"); }
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {
