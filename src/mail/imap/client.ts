@@ -8,6 +8,7 @@ import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
 import { deferrableLogin, loginAnswer, type PendingLogin } from "./deferred-login.ts";
 import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
+import { expandSet } from "./uid-set.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
@@ -145,8 +146,22 @@ async function load() {
       if (login && !login.written) {
         login.written = true;
         (this as unknown as Internals).write(login.line);
+        this.#loginDeadline(login);
       }
       return (ImapFlow.prototype as any).send.call(this, data);
+    }
+
+    /** LOGIN keeps the connect deadline it had when it was waited for (imapflow's connectionTimeout). */
+    #loginDeadline(login: PendingLogin): void {
+      const ms = (this as unknown as { options: ImapFlowOptions }).options.connectionTimeout ?? 90_000;
+      const timer = setTimeout(() => {
+        if (login.done) return;
+        login.done = true;
+        (this as unknown as Internals).rejectCurrentRequest(Object.assign(new Error("connect timeout"), { code: "CONNECT_TIMEOUT" }));
+        this.close();
+      }, ms);
+      this.once("close", () => clearTimeout(timer));
+      login.deadline = timer;
     }
 
     /**
@@ -158,6 +173,7 @@ async function load() {
       const answer = login?.written && !login.done ? loginAnswer(login, data.payload) : null;
       if (answer === null) return null;
       login!.done = true;
+      clearTimeout(login!.deadline);
       if (answer === "ok") return "ok";
       (this as unknown as Internals).rejectCurrentRequest(answer);
       this.close();
@@ -226,16 +242,6 @@ async function load() {
     }
   }
   return TrackedImapFlow;
-}
-
-/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
-function expandSet(set: string): number[] {
-  const out: number[] = [];
-  for (const part of set.split(",")) {
-    const [a = 0, b = a] = part.split(":").map(Number);
-    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
-  }
-  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {

@@ -13,6 +13,8 @@ export interface PendingLogin {
   readonly line: Buffer;
   written: boolean;
   done: boolean;
+  /** Fails the command behind LOGIN as a connect timeout when LOGIN goes unanswered. */
+  deadline?: ReturnType<typeof setTimeout>;
 }
 
 /** Not imapflow's hex counter ("1", "A", ...): no command it sends can carry this tag. */
