@@ -8,6 +8,7 @@ import { connectImap, DEFAULT_TIMEOUTS } from "../../src/mail/imap/connect.ts";
 import { toMailError } from "../../src/mail/imap/errors.ts";
 import { MailError } from "../../src/mail/errors.ts";
 import { recentEmails } from "../../src/mail/read/recent.ts";
+import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";
@@ -60,4 +61,17 @@ test("the setup form's check (probeAfterLogin) still waits for LOGIN: a wrong pa
   const account = { ...bob(), auth: { kind: "password" as const, password: "not-the-password" } };
   const err = await connectImap(account, DEFAULT_TIMEOUTS, true).then(() => null, (e: unknown) => e);
   expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
+});
+
+test("after a PREAUTH greeting (RFC 3501 §7.1.4) no LOGIN is sent: the first read works on the already authenticated connection", async () => {
+  const fake = await startFakeImap(() => ({ preauth: true }));
+  try {
+    const client = await connectImap(testAccount(h.dovecot.users.bob, { host: fake.host, port: fake.port }), DEFAULT_TIMEOUTS, false);
+    const page = await recentEmails(client, { folder: "INBOX", limit: 5, beforeUid: null, unreadOnly: false });
+    expect(page.emails.length).toBe(3);
+    expect(fake.received.LOGIN ?? 0).toBe(0);
+    await client.logout();
+  } finally {
+    await fake.stop();
+  }
 });

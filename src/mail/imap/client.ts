@@ -53,7 +53,7 @@ type Internals = {
   rejectCurrentRequest(err: Error): void;
   write(chunk: Buffer): void;
   state: number;
-  states: { AUTHENTICATED: number };
+  states: { AUTHENTICATED: number; NOT_AUTHENTICATED: number };
   expectCapabilityUpdate: boolean;
   /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
   currentRequest: { tag: string } | false;
@@ -112,7 +112,9 @@ async function load() {
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       chooseOAuthMechanism(this.capabilities, this.#client.sasl);
       const auth = (this as unknown as { options: ImapFlowOptions }).options.auth;
-      this.#login = this.#client.probeAfterLogin ? null : deferrableLogin(this.capabilities, auth);
+      // Only from the not-authenticated state: after a PREAUTH greeting (RFC 3501 §7.1.4) a LOGIN is refused.
+      const fresh = self.state === self.states.NOT_AUTHENTICATED;
+      this.#login = this.#client.probeAfterLogin || !fresh ? null : deferrableLogin(this.capabilities, auth);
       if (this.#login) {
         // Authenticated as far as imapflow's state goes: its next command is sent behind LOGIN (send below).
         self.state = self.states.AUTHENTICATED;
