@@ -27,19 +27,20 @@ const time = (s: Summary) => (s.date ? Date.parse(s.date) : 0) || 0;
 /** The merged page of `limit` summaries, the cursor for the rest, and the structured answer. */
 export function mergeEmails(answers: readonly MailboxAnswer[], before: SpanPosition | null, limit: number, seal: CursorSeal,
   base: Record<string, unknown>): CallToolResult {
-  const queues: { account: string; emails: Tagged[]; next: number | null; taken: number }[] = [];
+  const queues: { account: string; emails: Summary[]; times: number[]; next: number | null; taken: number }[] = [];
   for (const a of answers) {
     if ("error" in a) continue;
-    const account = a.ref.account ?? `mailbox ${a.ref.position + 1}`;
-    const emails = ((a.structured.emails ?? []) as Summary[]).map((e) => ({ ...e, account }));
-    queues.push({ account, emails, next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
+    const emails = (a.structured.emails ?? []) as Summary[];
+    queues.push({ account: a.ref.account ?? `mailbox ${a.ref.position + 1}`, emails, times: emails.map(time),
+      next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
   }
+  // Only what the page keeps is copied with its account: the rest of each mailbox's answer is dropped.
   const page: Tagged[] = [];
   while (page.length < limit) {
     let best: (typeof queues)[number] | null = null;
-    for (const q of queues) if (q.taken < q.emails.length && (!best || time(q.emails[q.taken]!) > time(best.emails[best.taken]!))) best = q;
+    for (const q of queues) if (q.taken < q.emails.length && (!best || q.times[q.taken]! > best.times[best.taken]!)) best = q;
     if (!best) break;
-    page.push(best.emails[best.taken++]!);
+    page.push({ ...best.emails[best.taken++]!, account: best.account });
   }
   const position: SpanPosition = { ...(before ?? {}) };
   let more = false;

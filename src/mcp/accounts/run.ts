@@ -7,13 +7,19 @@ import type { MailboxRow } from "../../store/grant-mailboxes.ts";
 import type { MailboxRef, ToolContext } from "../tools/context.ts";
 import type { AnyTool } from "../tools/registry.ts";
 import { toolError } from "../tools/result.ts";
-import type { Across } from "./across.ts";
+import type { Across, Ask } from "./across.ts";
 import { refOf, resolveAccount } from "./resolve.ts";
 
 type Result = CallToolResult | InputRequiredResult;
 
+/**
+ * A spanning read's answer from one mailbox without its readable text: the merge words one text for
+ * the merged page, so each mailbox's own would be built only to be thrown away.
+ */
+export type MailboxAnswerFn = (args: Record<string, unknown>, ctx: ToolContext) => Promise<object>;
+
 export interface AccountCall {
-  tool: AnyTool & { across?: Across };
+  tool: AnyTool & { across?: Across; answer?: MailboxAnswerFn };
   args: Record<string, unknown>;
   rows: readonly MailboxRow[];
   grantId: string;
@@ -30,7 +36,7 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   }
   const resolved = resolveAccount(c.rows, c.args.account as string | undefined, c.tool.across !== undefined);
   if (resolved.kind === "all") {
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>, c.grantId);
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(c), c.grantId);
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {
@@ -40,4 +46,11 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   return ref.several && ref.account && "structuredContent" in result && result.structuredContent && !result.isError
     ? { ...result, structuredContent: { ...result.structuredContent, account: ref.account } }
     : result;
+}
+
+/** How a spanning read asks one mailbox: the tool's `answer` when it has one, else the whole tool. */
+function askOf(c: AccountCall): Ask {
+  const { answer } = c.tool;
+  if (!answer) return (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>;
+  return async (ref, args) => ({ content: [], structuredContent: (await answer(args, c.contextFor(ref))) as Record<string, unknown> });
 }

@@ -6,8 +6,26 @@ import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
 import { beforeUidArg, folderArg, limitArg } from "../schemas/args.ts";
 import { nextBeforeUid, summaryLines, summarySchema } from "../schemas/summary.ts";
+import type { ToolArgs } from "../define.ts";
+import type { ToolContext } from "../context.ts";
+import type { Page } from "../../../mail/read/pages.ts";
 
-export const getRecentEmails = defineTool({
+const inputSchema = {
+  folder: folderArg,
+  limit: limitArg,
+  before_uid: beforeUidArg,
+  unread_only: z.boolean().default(false).describe("Only unread messages. Default false."),
+};
+
+/**
+ * The page without its readable text: what a read across mailboxes asks of each (it writes one text
+ * for the merged page, so each mailbox's would be thrown away) and what the handler words.
+ */
+export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext): Promise<Page> => ctx.withImap((client) => recentEmails(client, {
+  folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only,
+}));
+
+const tool = defineTool({
   name: "get_recent_emails",
   kind: "read",
   config: {
@@ -16,20 +34,18 @@ export const getRecentEmails = defineTool({
       "Returns summaries (uid, sender, recipients, subject, date, read/flagged state, attachments) of the newest messages in a folder, " +
       "newest first. Page back with before_uid = the previous result's next_before_uid. Set unread_only to see only unread mail. " +
       "Does not mark anything as read. Use get_email with a uid for the full text.",
-    inputSchema: {
-      folder: folderArg,
-      limit: limitArg,
-      before_uid: beforeUidArg,
-      unread_only: z.boolean().default(false).describe("Only unread messages. Default false."),
-    },
+    inputSchema,
     outputSchema: { folder: z.string(), emails: z.array(summarySchema), next_before_uid: nextBeforeUid },
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    const page = await ctx.withImap((client) => recentEmails(client, {
-      folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only,
-    }));
+    const page = await recentPage(args, ctx);
     const head = `${page.emails.length} ${args.unread_only ? "unread " : ""}message(s) in ${page.folder}, newest first:`;
     return ok({ ...page }, page.emails.length ? `${head}\n${summaryLines(page.emails, page.next_before_uid)}` : `No ${args.unread_only ? "unread " : ""}messages in ${page.folder}${args.before_uid ? ` below uid ${args.before_uid}` : ""}.`);
   },
+});
+
+/** The tool, with `answer`: its structured answer alone, what a read across mailboxes asks of each (../../accounts/run.ts). */
+export const getRecentEmails = Object.assign(tool, {
+  answer: (args: Record<string, unknown>, ctx: ToolContext): Promise<object> => recentPage(args as ToolArgs<typeof inputSchema>, ctx),
 });
