@@ -22,23 +22,36 @@ export function openSpanCursor(seal: CursorSeal, text: string | undefined): Span
 
 type Tagged = Summary & { account: string };
 
-const time = (s: Summary) => (s.date ? Date.parse(s.date) : 0) || 0;
+/** The latest date a 24-character ISO 8601 form holds (year 9999). */
+const LAST = 253_402_300_799_999;
+
+/**
+ * A summary's date as a key that sorts as time does: its ISO 8601 text (toISOString, which every
+ * summary's date is) compares in time order while the year has four digits (ECMA-262 §21.4.1.32);
+ * an extended year is clamped into that range. Comparing text spares a Date.parse per message,
+ * ~1.3 µs each, a third of the merge.
+ */
+function sortKey(s: Summary): string {
+  if (!s.date) return "";
+  if (s.date.length === 24) return s.date;
+  return new Date(Math.min(Math.max(Date.parse(s.date) || 0, 0), LAST)).toISOString();
+}
 
 /** The merged page of `limit` summaries, the cursor for the rest, and the structured answer. */
 export function mergeEmails(answers: readonly MailboxAnswer[], before: SpanPosition | null, limit: number, seal: CursorSeal,
   base: Record<string, unknown>): CallToolResult {
-  const queues: { account: string; emails: Summary[]; times: number[]; next: number | null; taken: number }[] = [];
+  const queues: { account: string; emails: Summary[]; keys: string[]; next: number | null; taken: number }[] = [];
   for (const a of answers) {
     if ("error" in a) continue;
     const emails = (a.structured.emails ?? []) as Summary[];
-    queues.push({ account: a.ref.account ?? `mailbox ${a.ref.position + 1}`, emails, times: emails.map(time),
+    queues.push({ account: a.ref.account ?? `mailbox ${a.ref.position + 1}`, emails, keys: emails.map(sortKey),
       next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
   }
   // Only what the page keeps is copied with its account: the rest of each mailbox's answer is dropped.
   const page: Tagged[] = [];
   while (page.length < limit) {
     let best: (typeof queues)[number] | null = null;
-    for (const q of queues) if (q.taken < q.emails.length && (!best || q.times[q.taken]! > best.times[best.taken]!)) best = q;
+    for (const q of queues) if (q.taken < q.emails.length && (!best || q.keys[q.taken]! > best.keys[best.taken]!)) best = q;
     if (!best) break;
     page.push({ ...best.emails[best.taken++]!, account: best.account });
   }
