@@ -20,7 +20,7 @@ const answer = (account: string, position: number, emails: Summary[], next: numb
   ({ ref: { position, account, several: true }, structured: { folder: "INBOX", emails, next_before_uid: next } });
 
 const order = (answers: MailboxAnswer[], limit = 20) =>
-  ((mergeEmails(answers, null, limit, seal, { folder: "INBOX" }).structuredContent!.emails) as Array<Summary & { account: string }>)
+  (((mergeEmails(answers, null, limit, seal, { folder: "INBOX" }).structuredContent as { emails: unknown }).emails) as Array<Summary & { account: string }>)
     .map((e) => `${e.account}:${e.uid}`);
 
 describe("merging mailboxes' pages", () => {
