@@ -62,6 +62,8 @@ async function generatedClient(container: string): Promise<OAuthClient> {
   return { id: client_id, secret: client_secret };
 }
 
+const HOST_NAME = "host.containers.internal";
+
 /**
  * The setup form's mail hosts as the project's containers reach the harness: relays on the network's
  * gateway address. `used()` says whether the service connected through them (the live login did).
@@ -74,7 +76,8 @@ async function mailHosts(p: ComposeProject): Promise<{ fields: Record<string, st
   const smtp = await startTcpRelay(gateway, { host: "127.0.0.1", port: h.smtp.port });
   relays.push(smtp);
   return {
-    fields: { imap_host: gateway, imap_port: String(imap.port), smtp_host: gateway, smtp_port: String(smtp.port) },
+    // The name podman puts in every container's /etc/hosts for that address, as a person would type it.
+    fields: { imap_host: HOST_NAME, imap_port: String(imap.port), smtp_host: HOST_NAME, smtp_port: String(smtp.port) },
     used: () => imap.connections > 0,
   };
 }
