@@ -116,9 +116,11 @@ describe("compose", () => {
   test("with compose.caddy.yaml: https through Caddy (its internal CA trusted, nothing else), issuer https://DOMAIN, the OAuth flow and a tool call over https, http redirects", async () => {
     const [http, https, direct] = [await freePort(), await freePort(), await freePort()];
     const domain = "mail-mcp.compose.test";
-    // The shipped site block, under global options that issue from Caddy's own CA instead of ACME.
+    // The shipped Caddyfile, its global options told to issue from Caddy's own CA instead of ACME.
     const caddyfile = join(work, "Caddyfile");
-    writeFileSync(caddyfile, `{\n\tlocal_certs\n\tskip_install_trust\n}\n${readFileSync(join(ROOT, "deploy/Caddyfile"), "utf8")}`);
+    const shipped = readFileSync(join(ROOT, "deploy/Caddyfile"), "utf8");
+    expect(shipped).toMatch(/^\{$/m);
+    writeFileSync(caddyfile, shipped.replace(/^\{$/m, "{\n\tlocal_certs\n\tskip_install_trust"));
     const p = project("caddy", ["compose.yaml", "compose.caddy.yaml"], {
       MAILBOX_MCP_DOMAIN: domain, MAILBOX_MCP_PUBLISH_PORT: String(direct), CADDYFILE: caddyfile,
       CADDY_HTTP_PUBLISH: `127.0.0.1:${http}`, CADDY_HTTPS_PUBLISH: `127.0.0.1:${https}`,
@@ -141,6 +143,11 @@ describe("compose", () => {
     const token = await signIn(caddy, h, { client: await generatedClient(`${p.name}_mailbox-mcp_1`), fields: mail.fields });
     expect(mail.used()).toBe(true);
     await findsMail(caddy, token);
+    // Stopped after an MCP session went through it, Caddy exits by itself within its grace period
+    // rather than being killed (137) when compose's stop timeout runs out.
+    await podman("stop", `${p.name}_caddy_1`);
+    expect(await podman("inspect", "--format", "{{.State.ExitCode}}", `${p.name}_caddy_1`)).not.toBe("137");
+    await podman("start", `${p.name}_caddy_1`);
     await downRemovesEverything(p);
   }, 120_000);
 
