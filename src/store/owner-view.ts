@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { SendPolicy } from "../send-policy.ts";
 import { ACTIVITY_RETENTION_MS, type ActivityLog, type ActivityOutcome, type ActivityDetails } from "./activity.ts";
 import type { Db } from "./db.ts";
-import { deleteGrants } from "./revocations.ts";
+import { deleteGrants, recordMailboxRemoval, type MailboxRemoval } from "./revocations.ts";
 import { bytes, int, intOrNull } from "./values.ts";
 
 export interface Connection {
@@ -132,15 +132,19 @@ export class OwnerView {
 
   /**
    * Takes this mailbox out of a connection: its row, and its sealed credentials with it, go; a
-   * connection left without a mailbox can do nothing and is revoked (docs/owner.md §7). The token ids
-   * revoked (none while other mailboxes remain), or null when the grant does not hold this mailbox.
+   * connection left without a mailbox can do nothing and is revoked (docs/owner.md §7). What ended:
+   * the token ids revoked (none while other mailboxes remain) or the mailbox removed from each live
+   * token (recorded for every instance, src/store/revocations.ts); null when the grant does not hold it.
    */
-  async removeMailbox(grantId: string, mailboxKey: string): Promise<string[] | null> {
+  async removeMailbox(grantId: string, mailboxKey: string): Promise<{ revoked: string[]; removed: MailboxRemoval[] } | null> {
     return this.db.tx(async (tx) => {
-      const gone = await tx`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
+      const gone = await tx<{ position: unknown }[]>`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
       if (!gone.length) return null;
       const [left] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM grant_mailboxes WHERE grant_id = ${grantId}`;
-      return Number(left?.n ?? 0) > 0 ? [] : deleteGrants(tx, this.db.dialect, [grantId], this.clock());
+      if (Number(left?.n ?? 0) === 0) return { revoked: await deleteGrants(tx, this.db.dialect, [grantId], this.clock()), removed: [] };
+      const removed: MailboxRemoval[] = [];
+      for (const g of gone) removed.push(...(await recordMailboxRemoval(tx, this.db.dialect, grantId, Number(g.position), this.clock())));
+      return { revoked: [], removed };
     });
   }
 

@@ -9,8 +9,6 @@ import { GMAIL_CAPS, gmailHandlers, type GmailState } from "./fake-gmail.ts";
 export interface Script {
   /** Send the greeting (false: accept the TCP connection and stay silent). */
   greet?: boolean;
-  /** Greet with PREAUTH (RFC 3501 §7.1.4): already authenticated; a LOGIN is then refused with BAD. */
-  preauth?: boolean;
   login?: "ok" | "refuse" | "hang";
   /**
    * "ok-then-drop": answers the first FETCH, drops the connection on the second. "huge-subject":
@@ -94,7 +92,6 @@ function plainHandlers(script: Script): Record<string, Reply> {
   return {
     CAPABILITY: (s, tag) => void s.write(`* CAPABILITY ${CAPS}\r\n${tag} OK done\r\n`),
     LOGIN: (s, tag) => {
-      if (script.preauth) return void s.write(`${tag} BAD already authenticated\r\n`);
       if (script.login === "hang") return true;
       if (script.login === "refuse") return void s.write(`${tag} NO [AUTHENTICATIONFAILED] Invalid credentials (fake)\r\n`);
       s.write(`${tag} OK [CAPABILITY ${CAPS}] Logged in\r\n`);
@@ -194,7 +191,7 @@ function selectReply(tag: string, permanentFlags?: string): string {
 function serve(socket: Socket, script: Script, received: Record<string, number>): void {
   socket.on("error", () => {});
   if (script.greet === false) return;
-  socket.write(`* ${script.preauth ? "PREAUTH" : "OK"} [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
+  socket.write(`* OK [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
   const table = handlers(script);
   let buffer = "";
   socket.on("data", (chunk) => {

@@ -4,11 +4,8 @@
 // bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
 // BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
-import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
-import { deferrableLogin, loginAnswer, type PendingLogin } from "./deferred-login.ts";
 import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
-import { expandSet } from "./uid-set.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
@@ -50,11 +47,6 @@ type Internals = {
   upgradeToSTARTTLS(): Promise<unknown>;
   authenticate(): Promise<unknown>;
   failProtocol(err: Error): void;
-  rejectCurrentRequest(err: Error): void;
-  write(chunk: Buffer): void;
-  state: number;
-  states: { AUTHENTICATED: number; NOT_AUTHENTICATED: number };
-  expectCapabilityUpdate: boolean;
   /** The command whose responses are arriving (imapflow sends one at a time); false between commands. */
   currentRequest: { tag: string } | false;
   usable: boolean;
@@ -88,8 +80,6 @@ async function load() {
      */
     #command: { tag: string | null; bytes: number } = { tag: null, bytes: 0 };
     #responses = 0;
-    /** A pooled connection's LOGIN, written in front of its first command (./deferred-login.ts). */
-    #login: PendingLogin | null = null;
 
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
@@ -111,18 +101,6 @@ async function load() {
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       chooseOAuthMechanism(this.capabilities, this.#client.sasl);
-      const auth = (this as unknown as { options: ImapFlowOptions }).options.auth;
-      // Only from the not-authenticated state: after a PREAUTH greeting (RFC 3501 §7.1.4) a LOGIN is refused.
-      const fresh = self.state === self.states.NOT_AUTHENTICATED;
-      this.#login = this.#client.probeAfterLogin || !fresh ? null : deferrableLogin(this.capabilities, auth);
-      if (this.#login) {
-        // Authenticated as far as imapflow's state goes: its next command is sent behind LOGIN (send below).
-        self.state = self.states.AUTHENTICATED;
-        (this as { authenticated: unknown }).authenticated = auth?.user;
-        self.expectCapabilityUpdate = true;
-        self.usable = true;
-        return;
-      }
       await self.authenticate();
       await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
@@ -141,45 +119,6 @@ async function load() {
       const folders = (this as unknown as { folders: Map<unknown, unknown> }).folders;
       if (typeof key === "string" && !folders.has(key)) folders.set(key, { path: key });
       return super.mailboxOpen(...args);
-    }
-
-    async send(data: unknown): Promise<void> {
-      const login = this.#login;
-      if (login && !login.written) {
-        login.written = true;
-        (this as unknown as Internals).write(login.line);
-        this.#loginDeadline(login);
-      }
-      return (ImapFlow.prototype as any).send.call(this, data);
-    }
-
-    /** LOGIN keeps the connect deadline it had when it was waited for (imapflow's connectionTimeout). */
-    #loginDeadline(login: PendingLogin): void {
-      const ms = (this as unknown as { options: ImapFlowOptions }).options.connectionTimeout ?? 90_000;
-      const timer = setTimeout(() => {
-        if (login.done) return;
-        login.done = true;
-        (this as unknown as Internals).rejectCurrentRequest(Object.assign(new Error("connect timeout"), { code: "CONNECT_TIMEOUT" }));
-        this.close();
-      }, ms);
-      this.once("close", () => clearTimeout(timer));
-      login.deadline = timer;
-    }
-
-    /**
-     * LOGIN's answer (./deferred-login.ts): on failure the command behind it fails with LOGIN's
-     * error; null for any other response.
-     */
-    #loginAnswer(data: ResponseItem): "ok" | "failed" | null {
-      const login = this.#login;
-      const answer = login?.written && !login.done ? loginAnswer(login, data.payload) : null;
-      if (answer === null) return null;
-      login!.done = true;
-      clearTimeout(login!.deadline);
-      if (answer === "ok") return "ok";
-      (this as unknown as Internals).rejectCurrentRequest(answer);
-      this.close();
-      return "failed";
     }
 
     // Every response passes here before imapflow parses it. Past MAX_COMMAND_BYTES for one command
@@ -203,12 +142,7 @@ async function load() {
         }
       }
       guardStructure(data);
-      const login = this.#loginAnswer(data);
-      if (login === "failed") return false;
-      const more = await (ImapFlow.prototype as any).handleResponse.call(this, data);
-      // A LOGIN whose OK carried no CAPABILITY code (RFC 3501 §7.1): ask, behind the command in flight.
-      if (login === "ok" && self.expectCapabilityUpdate) self.run("CAPABILITY").catch(() => {});
-      return more;
+      return (ImapFlow.prototype as any).handleResponse.call(this, data);
     }
 
     async untaggedExists(...args: unknown[]) {
@@ -244,6 +178,38 @@ async function load() {
     }
   }
   return TrackedImapFlow;
+}
+
+/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
+function expandSet(set: string): number[] {
+  const out: number[] = [];
+  for (const part of set.split(",")) {
+    const [a = 0, b = a] = part.split(":").map(Number);
+    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
+  }
+  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
+}
+
+/**
+ * LOGIN (RFC 3501 §6.2.3) is one round trip; imapflow prefers AUTHENTICATE PLAIN or LOGIN, which without
+ * SASL-IR (RFC 4959, which imapflow does not use) take two or three. imapflow's choice stays for passwords LOGIN cannot
+ * carry as a plain quoted string, and wherever the server disables LOGIN.
+ */
+function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]): void {
+  if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
+  if (caps.has("LOGINDISABLED")) return;
+  if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
+}
+
+/**
+ * imapflow picks OAUTHBEARER whenever the server offers it; a provider configured for XOAUTH2 (the
+ * one Microsoft and Google document) gets XOAUTH2. Only the pre-login capability list is touched:
+ * the CAPABILITY after login replaces it.
+ */
+function chooseOAuthMechanism(caps: Map<string, unknown>, sasl: ClientOptions["sasl"]): void {
+  if (!sasl || !caps.has("AUTH=OAUTHBEARER") || !(caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"))) return;
+  if (sasl === "xoauth2") caps.delete("AUTH=OAUTHBEARER");
+  else { caps.delete("AUTH=XOAUTH2"); caps.delete("AUTH=XOAUTH"); }
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {
