@@ -8,6 +8,7 @@ import type { MailboxRef, ToolContext } from "../tools/context.ts";
 import type { AnyTool } from "../tools/registry.ts";
 import { toolError } from "../tools/result.ts";
 import type { Across, Ask } from "./across.ts";
+import type { Known } from "./plan.ts";
 import { refOf, resolveAccount } from "./resolve.ts";
 
 type Result = CallToolResult | InputRequiredResult;
@@ -16,10 +17,13 @@ type Result = CallToolResult | InputRequiredResult;
  * A spanning read's answer from one mailbox without its readable text: the merge words one text for
  * the merged page, so each mailbox's own would be built only to be thrown away.
  */
-export type MailboxAnswerFn = (args: Record<string, unknown>, ctx: ToolContext) => Promise<object>;
+export type MailboxAnswerFn = (args: Record<string, unknown>, ctx: ToolContext, planned?: number) => Promise<object>;
+
+/** What the mailbox's connection knows of the newest the call reads, sending nothing (./plan.ts); null: nothing for sure. */
+export type MailboxPeekFn = (args: Record<string, unknown>, ctx: ToolContext) => Promise<Known | null>;
 
 export interface AccountCall {
-  tool: AnyTool & { across?: Across; answer?: MailboxAnswerFn };
+  tool: AnyTool & { across?: Across; answer?: MailboxAnswerFn; peek?: MailboxPeekFn };
   args: Record<string, unknown>;
   rows: readonly MailboxRow[];
   grantId: string;
@@ -36,7 +40,8 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   }
   const resolved = resolveAccount(c.rows, c.args.account as string | undefined, c.tool.across !== undefined);
   if (resolved.kind === "all") {
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(c), c.grantId);
+    const { peek } = c.tool;
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(c), c.grantId, peek && ((ref, args) => peek(args, c.contextFor(ref))));
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {
@@ -52,5 +57,5 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
 function askOf(c: AccountCall): Ask {
   const { answer } = c.tool;
   if (!answer) return (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>;
-  return async (ref, args) => ({ content: [], structuredContent: (await answer(args, c.contextFor(ref))) as Record<string, unknown> });
+  return async (ref, args, planned) => ({ content: [], structuredContent: (await answer(args, c.contextFor(ref), planned)) as Record<string, unknown> });
 }

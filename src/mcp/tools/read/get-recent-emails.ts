@@ -1,6 +1,6 @@
 // get_recent_emails: the newest messages of a folder, a page at a time.
 import { z } from "zod";
-import { recentEmails } from "../../../mail/read/recent.ts";
+import { knownNewest, recentEmails } from "../../../mail/read/recent.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
@@ -21,9 +21,13 @@ const inputSchema = {
  * The page without its readable text: what a read across mailboxes asks of each (it writes one text
  * for the merged page, so each mailbox's would be thrown away) and what the handler words.
  */
-export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext): Promise<Page> => ctx.withImap((client) => recentEmails(client, {
-  folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only,
+export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext, planned?: number): Promise<Page> => ctx.withImap((client) => recentEmails(client, {
+  folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only, planned,
 }));
+
+/** The newest page's UIDs and dates as the connection knows them, for planning a read across mailboxes; null for other pages. */
+const knownPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext) =>
+  (args.unread_only || args.before_uid !== undefined ? Promise.resolve(null) : ctx.withImap(async (client) => knownNewest(client, args.folder, args.limit)));
 
 const tool = defineTool({
   name: "get_recent_emails",
@@ -45,7 +49,8 @@ const tool = defineTool({
   },
 });
 
-/** The tool, with `answer`: its structured answer alone, what a read across mailboxes asks of each (../../accounts/run.ts). */
+/** The tool, with what a read across mailboxes asks of each (../../accounts/run.ts): `answer`, its structured answer alone, and `peek`. */
 export const getRecentEmails = Object.assign(tool, {
-  answer: (args: Record<string, unknown>, ctx: ToolContext): Promise<object> => recentPage(args as ToolArgs<typeof inputSchema>, ctx),
+  answer: (args: Record<string, unknown>, ctx: ToolContext, planned?: number): Promise<object> => recentPage(args as ToolArgs<typeof inputSchema>, ctx, planned),
+  peek: (args: Record<string, unknown>, ctx: ToolContext) => knownPage(args as ToolArgs<typeof inputSchema>, ctx),
 });
