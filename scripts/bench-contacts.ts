@@ -49,17 +49,19 @@ export async function contactsRows(): Promise<void> {
       /** Time and memory of one call: RSS after a full GC minus before, and its own peak. */
       const measured = async (call: () => Promise<unknown>) => {
         const before = await server.memory();
+        await server.lag();
         resetPeak(server.pid);
         const t0 = performance.now();
         await call();
         const took = performance.now() - t0;
+        const lag = await server.lag();
         const after = await server.memory();
         const mb = (bytes: number) => bytes / MB;
-        return { took, held: mb(after.rss - before.rss), peak: mb(peakRss(server.pid) - before.rss), heap: mb(after.heap - before.heap) };
+        return { took, lag, held: mb(after.rss - before.rss), peak: mb(peakRss(server.pid) - before.rss), heap: mb(after.heap - before.heap) };
       };
       const cold = await measured(() => first!.call("find_contacts", { limit: 20 }));
       console.log(`  first call, loopback:   ${ms(cold.took)} ms  (target <= 2000: ${verdict(cold.took <= 2000)})`);
-      const show = (m: typeof cold) => `+${m.held.toFixed(1)} MB RSS after GC (JS heap +${m.heap.toFixed(1)} MB), peak +${m.peak.toFixed(1)} MB`;
+      const show = (m: typeof cold) => `+${m.held.toFixed(1)} MB RSS after GC (JS heap +${m.heap.toFixed(1)} MB), peak +${m.peak.toFixed(1)} MB; event loop's worst delay ${ms(m.lag)} ms`;
       console.log(`  server memory, the process's first find_contacts: ${show(cold)}`);
       const warm: Array<typeof cold> = [];
       for (const caller of others) warm.push(await measured(() => caller!.call("find_contacts", { limit: 20 })));
