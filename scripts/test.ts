@@ -1,6 +1,6 @@
 // bun run test [bun test args…]: makes sure the real servers the integration tests need are
 // installed (Dovecot, Chromium for the browser tests, Postgres and haproxy for the cluster tests,
-// podman, runc, podman-compose, CNI's dnsname and caddy for the container image tests),
+// podman, runc, podman-compose, CNI's dnsname, caddy, qemu-user and arm64 glibc for the container image tests),
 // then runs `bun test`.
 // Nothing is mocked away: without Dovecot the suite would fail, so we install it, saying so.
 import { $ } from "bun";
@@ -17,6 +17,8 @@ const NEEDED: Array<{ bin: string; pkg: string; why: string; present?: () => boo
   { bin: "runc", pkg: "runc", why: "the container runtime that works on cgroup v1 hybrid hosts, where crun does not" },
   { bin: "podman-compose", pkg: "podman-compose", why: "brings compose.yaml up in test/image" },
   { bin: "caddy", pkg: "caddy", why: "the HTTPS proxy of the compose test's caddy setup" },
+  { bin: "qemu-aarch64-static", pkg: "qemu-user-static", why: "starts the arm64 image's executable on this amd64 machine (test/image/arm64.test.ts)" },
+  { bin: "aarch64-glibc", pkg: "libc6-arm64-cross", why: "the arm64 image's loader and glibc", present: () => existsSync("/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1") },
   { bin: "dnsname", pkg: "golang-github-containernetworking-plugin-dnsname", why: "service names on compose networks (podman's CNI backend)", present: () => existsSync("/usr/lib/cni/dnsname") },
 ];
 

@@ -57,6 +57,7 @@ export function buildService(config: Config, store: Store, overrides: ServiceOve
   });
   // Every revocation this process hears of (its own routes, the revocation poller) ends what the token holds here.
   events.onRevoked((tokenId) => runtime.revoke(tokenId));
+  events.onMailboxRemoved((tokenId, position) => runtime.removeMailbox(tokenId, position));
   // Built with the first /mcp request, like the endpoint: the send gate's codecs are the SDK's, and
   // the tools are the endpoint's module graph. list_providers alone gets the provider sign-ins.
   const sending = async (): Promise<Sending> =>

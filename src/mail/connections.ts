@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { closeContentHelpers, contentHelpers, type ContentHelpers } from "./content/readers.ts";
-import { connectionKeys } from "./connection-key.ts";
+import { connectionKey, connectionKeys } from "./connection-key.ts";
 import { Credentials, type CredentialOptions, type Unseal } from "./credentials.ts";
 import { ImapPool, type PoolOptions } from "./imap/pool.ts";
 import { SmtpPool } from "./smtp/pool.ts";
@@ -36,12 +36,23 @@ export class MailConnections {
    * a send in progress is stopped before its message goes out and a later one refused (smtp/pool.ts).
    */
   closeToken(tokenId: string): void {
-    this.credentials.forget(tokenId);
     // Each mailbox of the connection has its own IMAP connection and SMTP transport (./connection-key.ts).
-    for (const key of connectionKeys(tokenId)) {
-      this.smtp.revoke(key);
-      this.imap.closeToken(key);
-    }
+    for (const key of connectionKeys(tokenId)) this.closeKey(key);
+  }
+
+  /**
+   * One mailbox left the token's connection: what holds it open goes now rather than at the idle
+   * sweep. Its position is never given to another mailbox of the connection (positions are fixed
+   * when the connection is made), so the key stays dead.
+   */
+  closeMailbox(tokenId: string, position: number): void {
+    this.closeKey(connectionKey(tokenId, position));
+  }
+
+  private closeKey(key: string): void {
+    this.credentials.forgetKey(key);
+    this.smtp.revoke(key);
+    this.imap.closeToken(key);
   }
 
   /** Idle IMAP connections and credentials (SMTP transports end on their own timers). */

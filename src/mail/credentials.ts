@@ -100,7 +100,12 @@ export class Credentials {
 
   /** The token was revoked: the accounts of all its mailboxes leave memory now. */
   forget(tokenId: string): void {
-    for (const key of connectionKeys(tokenId)) this.entries.delete(key);
+    for (const key of connectionKeys(tokenId)) this.forgetKey(key);
+  }
+
+  /** One mailbox's account (its connection key, ./connection-key.ts) leaves memory now. */
+  forgetKey(key: string): void {
+    this.entries.delete(key);
   }
 
   /** Drops accounts unused for idleMs. Call periodically. */

@@ -10,6 +10,7 @@ import { FIRST_MAILBOX, outgoingDeps, type MailboxRef } from "./tools/context.ts
 import { connectionKey } from "../mail/connection-key.ts";
 import type { ActivityDetails } from "../store/activity.ts";
 import { sendingApi, type SendingApi } from "./confirm/tool-sending.ts";
+import { mailboxRefAt } from "./accounts/mailbox-ref.ts";
 
 export type { TokenExtra };
 
@@ -28,6 +29,11 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
   call?: { server: McpServer; call: ServerContext }, mailbox: MailboxRef = FIRST_MAILBOX): ToolContext {
   const { account } = deps.mail.credentials.for(tokenId, auth.token, mailbox.position);
   const key = connectionKey(tokenId, mailbox.position);
+  // confirm_send answers in the mailbox its review card's message is held in, known only once the
+  // card's token is checked: its activity row is filed there (fileUnder), not under the first.
+  const refAt = async (position: number): Promise<MailboxRef> => (position === mailbox.position ? mailbox
+    : (await mailboxRefAt(deps.mailboxes, grantId, position)) ?? { position, account: null, several: true });
+  let filed: Promise<MailboxRef> = Promise.resolve(mailbox);
   const ctx: Omit<ToolContext, "sending"> = {
     tokenId,
     grantId,
@@ -40,9 +46,9 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     content: contentReaders(tokenId, deps.mail.content),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),
     // The call has happened by now: a log that cannot be written is reported, not turned into a failure.
-    recordActivity: (entry) => deps.activity.record({
-      ...entry, details: withAccount(entry.details, mailbox), grantId, ...(mailbox.mailboxKey ? { mailboxKey: mailbox.mailboxKey } : {}),
-    }).catch((err: Error) =>
+    recordActivity: (entry) => filed.then((at) => deps.activity.record({
+      ...entry, details: withAccount(entry.details, at), grantId, ...(at.mailboxKey ? { mailboxKey: at.mailboxKey } : {}),
+    })).catch((err: Error) =>
       deps.log.error("activity log write failed", { tool: entry.tool, error: err.message })),
     log: deps.log,
     signal,
@@ -53,7 +59,8 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
       // Era-neutral: a 2025-era session's initialize, or (backfilled by the SDK) this 2026-07-28 request's envelope.
       capabilities: call.server.server.getClientCapabilities(),
       outgoing: () => outgoingDeps(ctx),
-      outgoingAt: (position) => outgoingDeps(toolContext(deps, auth, { tokenId, grantId }, signal, undefined, { ...mailbox, position, account: null })),
+      outgoingAt: async (position) => outgoingDeps(toolContext(deps, auth, { tokenId, grantId }, signal, undefined, await refAt(position))),
+      fileUnder: (position) => { filed = refAt(position); },
     })
     : NO_SENDING;
   return { ...ctx, sending };

@@ -79,6 +79,11 @@ export class McpRuntime {
     await this.sessions.closeToken(tokenId);
   }
 
+  /** One mailbox left the token's connection: its IMAP connection, SMTP transport and credentials go now. */
+  removeMailbox(tokenId: string, position: number): void {
+    this.mail.closeMailbox(tokenId, position);
+  }
+
   sweep(): void {
     this.mail.sweep();
     this.contacts.sweep();

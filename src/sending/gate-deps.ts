@@ -27,7 +27,7 @@ export interface GateDeps {
   grantId: string;
   /** The grant's send policy; null when the grant is gone (revoked meanwhile). */
   policy(): Promise<SendPolicy | null>;
-  store: Pick<Store, "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
+  store: Pick<Store, "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims" | "heldSubjects">;
   caps: SendCaps;
   mail: OutgoingDeps;
   /** Hands a built message to SMTP as this call's mailbox (src/mail/smtp/pool.ts): only ./deliver.ts calls it. */

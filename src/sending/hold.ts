@@ -23,6 +23,8 @@ export async function hold(deps: GateDeps, tool: string, mail: OutgoingMail, dig
     await ledger.release(deps.grantId, digest);
     throw err;
   }
+  // The owner's page names the held message by its subject (kept sealed, bounded; src/store/held-subjects.ts).
+  await settle(deps, "keeping a held message's subject", () => deps.store.heldSubjects.record(deps.grantId, mail.messageId, mail.subject));
   const { result, text } = heldResult(mail, draft, how, how === "declined" ? "" : askReason(policy, fresh));
   const review = how === "app" && draft.uid !== null
     ? { token: await reviewToken(deps, tool, mail, digest, { folder: draft.folder, uid: draft.uid }), message: reviewView(mail, fresh) }

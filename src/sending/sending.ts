@@ -14,7 +14,7 @@ import { SendCaps } from "./caps.ts";
 import type { CallConfirmation, GateDeps } from "./gate-deps.ts";
 
 export interface SendingService {
-  store: Pick<Store, "grants" | "mailboxes" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims">;
+  store: Pick<Store, "grants" | "mailboxes" | "sendLedger" | "sendRecipients" | "sentMarks" | "sendConfirmations" | "sendClaims" | "heldSubjects">;
   caps: SendCaps;
   clock: Clock;
   smtp: Pick<SmtpPool, "send">;

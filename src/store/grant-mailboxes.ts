@@ -7,7 +7,7 @@ import { isSendPolicy, LEGACY_SEND_POLICY, type SendPolicy } from "../send-polic
 import { DecryptError, hashSecret, mailboxKey, open, openRecord, seal, sealRecord, unwrapDataKey } from "./crypto.ts";
 import type { Db, Sql } from "./db.ts";
 import type { GrantLabel } from "./grant-records.ts";
-import { deleteGrant } from "./revocations.ts";
+import { deleteGrant, recordMailboxRemoval, type MailboxRemoval } from "./revocations.ts";
 import { bytes, intOrNull } from "./values.ts";
 import { mailboxScope } from "./mailbox-scope.ts";
 import { keepSentMark } from "./sent-marks.ts";
@@ -118,10 +118,11 @@ export class GrantMailboxes {
    * `mailbox-mcp revoke <address>`: the mailbox leaves every connection holding it (its row, and with
    * it its sealed credentials, is deleted); a connection left with none is revoked as a whole. The
    * labels are opened to find it (the master key is at hand in the CLI; mailbox_key hashes the
-   * login with its host, which an address alone does not name). Returns the grants touched and the
-   * tokens revoked, for the revocation fan-out.
+   * login with its host, which an address alone does not name). Returns the grants touched, the
+   * tokens revoked and the mailboxes removed from live tokens, for the revocation fan-out (a running
+   * server, this one or another, reads both from the revocation rows: src/store/revocations.ts).
    */
-  async removeAddress(address: string): Promise<{ grants: string[]; revokedGrants: string[]; revokedTokens: string[] }> {
+  async removeAddress(address: string): Promise<{ grants: string[]; revokedGrants: string[]; revokedTokens: string[]; removed: MailboxRemoval[] }> {
     const wanted = address.trim().toLowerCase();
     const rows = await this.db.q<Record<string, unknown>>`SELECT grant_id, position, sealed_label, aad FROM grant_mailboxes`;
     const hits: { grantId: string; position: number }[] = [];
@@ -133,14 +134,18 @@ export class GrantMailboxes {
     return this.db.tx(async (tx) => {
       const revokedTokens: string[] = [];
       const revokedGrants: string[] = [];
+      const removed: MailboxRemoval[] = [];
       for (const { grantId, position } of hits) {
         await tx`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND position = ${position}`;
         const [left] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM grant_mailboxes WHERE grant_id = ${grantId}`;
-        if (Number(left?.n ?? 0) > 0) continue;
+        if (Number(left?.n ?? 0) > 0) {
+          removed.push(...(await recordMailboxRemoval(tx, this.db.dialect, grantId, position, now)));
+          continue;
+        }
         revokedGrants.push(grantId);
         revokedTokens.push(...(await deleteGrant(tx, this.db.dialect, grantId, now)));
       }
-      return { grants: [...new Set(hits.map((h) => h.grantId))], revokedGrants, revokedTokens };
+      return { grants: [...new Set(hits.map((h) => h.grantId))], revokedGrants, revokedTokens, removed };
     });
   }
 }

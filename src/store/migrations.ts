@@ -18,8 +18,9 @@ import { V14_IDENTITIES } from "./migrations/v14-identities.ts";
 import { V15_ACCOUNT } from "./migrations/v15-account.ts";
 import { V16_GRANT_MAILBOXES } from "./migrations/v16-grant-mailboxes.ts";
 import { V17_ACCOUNT_FLOWS } from "./migrations/v17-account-flows.ts";
+import { V18_HELD_SUBJECTS } from "./migrations/v18-held-subjects.ts";
 
 export type { Migration } from "./migrations/migration.ts";
 
 // V11_SENDING is numbered 11 by the team (issues 19 to 24 each own one); in order of merge here.
-export const migrations: Migration[] = [...V1_TO_V4, ...V5_TO_V8, ...V9, V10, V11_SENDING, V12_LIMIT_ORDER, V13_SENT_MARKS, V14_IDENTITIES, V15_ACCOUNT, V16_GRANT_MAILBOXES, V17_ACCOUNT_FLOWS];
+export const migrations: Migration[] = [...V1_TO_V4, ...V5_TO_V8, ...V9, V10, V11_SENDING, V12_LIMIT_ORDER, V13_SENT_MARKS, V14_IDENTITIES, V15_ACCOUNT, V16_GRANT_MAILBOXES, V17_ACCOUNT_FLOWS, V18_HELD_SUBJECTS];

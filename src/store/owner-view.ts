@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { SendPolicy } from "../send-policy.ts";
 import { ACTIVITY_RETENTION_MS, type ActivityLog, type ActivityOutcome, type ActivityDetails } from "./activity.ts";
 import type { Db } from "./db.ts";
-import { deleteGrants } from "./revocations.ts";
+import { deleteGrants, recordMailboxRemoval, type MailboxRemoval } from "./revocations.ts";
 import { bytes, int, intOrNull } from "./values.ts";
 
 export interface Connection {
@@ -37,6 +37,9 @@ export interface ActivityPage {
 }
 
 export const ACTIVITY_PAGE_SIZE = 50;
+
+/** The activity row of the person taking a held message off the page's list (its Message-ID in the details). */
+export const DISMISS_HELD_TOOL = "owner:dismiss_held";
 
 export class OwnerView {
   constructor(
@@ -87,10 +90,11 @@ export class OwnerView {
   }
 
   /**
-   * Messages the send gate left in Drafts for the person and not sent since, newest first, at most a
-   * page: from the activity log (which keeps no subject). Only the held rows and the later ones that
-   * could have sent such a draft (the review card's Send, send_draft) are opened; the decision
-   * column finds them without opening the rest.
+   * Messages the send gate left in Drafts for the person and not sent through this server since (nor
+   * dismissed on the page), newest first, at most a page: from the activity log (the subjects are
+   * kept apart, ./held-subjects.ts). Only the held rows and the later ones that could have sent such
+   * a draft (the review card's Send, send_draft) or dismissed it are opened; the decision column finds
+   * them without opening the rest. A draft sent from the person's mail app cannot be seen here.
    */
   async heldDraftsOf(mailboxKey: string): Promise<OwnerActivityRow[]> {
     const since = this.clock() - ACTIVITY_RETENTION_MS;
@@ -103,11 +107,19 @@ export class OwnerView {
     const oldest = int(heldRows[heldRows.length - 1]!.at);
     const sentRows = await this.db.q<Record<string, unknown>>`
       SELECT id, at, grant_id, tool, outcome, sealed_details FROM activity
-       WHERE at >= ${oldest} AND outcome = 'ok' AND tool IN ('confirm_send', 'send_draft') AND decision IN ('sent_directly', 'confirmed')
-         AND mailbox_key = ${mailboxKey}`;
+       WHERE at >= ${oldest} AND outcome = 'ok' AND mailbox_key = ${mailboxKey}
+         AND ((tool IN ('confirm_send', 'send_draft') AND decision IN ('sent_directly', 'confirmed')) OR tool = ${DISMISS_HELD_TOOL})`;
     const [held, sent] = await Promise.all([Promise.all(heldRows.map((r) => this.row(r))), Promise.all(sentRows.map((r) => this.row(r)))]);
     const sentLater = (h: OwnerActivityRow) => sent.some((x) => x.at >= h.at && x.details?.message_id === h.details?.message_id);
     return held.filter((h) => h.details?.message_id && !sentLater(h));
+  }
+
+  /** One held row of this mailbox (by its activity id), or null: what the page's "dismiss" names. */
+  async heldRow(mailboxKey: string, id: number): Promise<OwnerActivityRow | null> {
+    const [r] = await this.db.q<Record<string, unknown>>`
+      SELECT id, at, grant_id, tool, outcome, sealed_details FROM activity
+       WHERE id = ${id} AND mailbox_key = ${mailboxKey} AND outcome = 'ok' AND decision IN ('held_as_draft', 'declined')`;
+    return r ? this.row(r) : null;
   }
 
   /** Revokes the grant if it holds this mailbox; its token ids (for the fan-out), or null when it does not. */
@@ -120,15 +132,19 @@ export class OwnerView {
 
   /**
    * Takes this mailbox out of a connection: its row, and its sealed credentials with it, go; a
-   * connection left without a mailbox can do nothing and is revoked (docs/owner.md §7). The token ids
-   * revoked (none while other mailboxes remain), or null when the grant does not hold this mailbox.
+   * connection left without a mailbox can do nothing and is revoked (docs/owner.md §7). What ended:
+   * the token ids revoked (none while other mailboxes remain) or the mailbox removed from each live
+   * token (recorded for every instance, src/store/revocations.ts); null when the grant does not hold it.
    */
-  async removeMailbox(grantId: string, mailboxKey: string): Promise<string[] | null> {
+  async removeMailbox(grantId: string, mailboxKey: string): Promise<{ revoked: string[]; removed: MailboxRemoval[] } | null> {
     return this.db.tx(async (tx) => {
-      const gone = await tx`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
+      const gone = await tx<{ position: unknown }[]>`DELETE FROM grant_mailboxes WHERE grant_id = ${grantId} AND mailbox_key = ${mailboxKey} RETURNING position`;
       if (!gone.length) return null;
       const [left] = await tx<{ n: unknown }[]>`SELECT COUNT(*) AS n FROM grant_mailboxes WHERE grant_id = ${grantId}`;
-      return Number(left?.n ?? 0) > 0 ? [] : deleteGrants(tx, this.db.dialect, [grantId], this.clock());
+      if (Number(left?.n ?? 0) === 0) return { revoked: await deleteGrants(tx, this.db.dialect, [grantId], this.clock()), removed: [] };
+      const removed: MailboxRemoval[] = [];
+      for (const g of gone) removed.push(...(await recordMailboxRemoval(tx, this.db.dialect, grantId, Number(g.position), this.clock())));
+      return { revoked: [], removed };
     });
   }
 

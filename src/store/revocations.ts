@@ -20,6 +20,27 @@ export interface Revocation {
   seq: number;
   /** TokenRecord.id (SHA-256 of the token). */
   tokenId: string;
+  /**
+   * Absent: the whole token is revoked. A number: only the mailbox at that position left the token's
+   * connection (its row deleted); the token and its other mailboxes live on. Stored in the same
+   * `token_id` column as `<token id>#<position>` (a token id is hex, so `#` cannot be part of one),
+   * so a removal reaches every instance by the path a revocation takes, with no new column.
+   */
+  position?: number;
+}
+
+/** One mailbox taken out of a live token's connection: what a running server closes for it. */
+export interface MailboxRemoval {
+  tokenId: string;
+  position: number;
+}
+
+const removalId = (r: MailboxRemoval) => `${r.tokenId}#${r.position}`;
+
+function parseRevoked(stored: string): Pick<Revocation, "tokenId" | "position"> {
+  const at = stored.indexOf("#");
+  if (at < 0) return { tokenId: stored };
+  return { tokenId: stored.slice(0, at), position: Number(stored.slice(at + 1)) };
 }
 
 /** Rows far older than any poll interval go with GrantStore.purgeExpired; a starting poller begins at latest(). */
@@ -38,6 +59,18 @@ export async function recordRevocations(tx: Sql, dialect: Dialect, tokenIds: rea
   for (const id of tokenIds) await tx`INSERT INTO revocations (token_id, revoked_at) VALUES (${id}, ${now})`;
   // Sent at commit, and not at all on rollback (PostgreSQL NOTIFY); identical ones in one transaction fold into one.
   if (dialect === "postgres") await tx`SELECT pg_notify(${REVOCATION_CHANNEL}, '')`;
+}
+
+/**
+ * Inside the caller's transaction, after the grant's mailbox at `position` was deleted: note, for
+ * each of the grant's tokens, that this one mailbox is gone, so every instance closes what it holds
+ * open for it (its IMAP connection, SMTP transport, credentials in memory). Returns the removals.
+ */
+export async function recordMailboxRemoval(tx: Sql, dialect: Dialect, grantId: string, position: number, now: number): Promise<MailboxRemoval[]> {
+  const rows = await tx<{ token_hash: string }[]>`SELECT token_hash FROM tokens WHERE grant_id = ${grantId}`;
+  const removals = rows.map((t) => ({ tokenId: t.token_hash, position }));
+  await recordRevocations(tx, dialect, removals.map(removalId), now);
+  return removals;
 }
 
 /**
@@ -83,6 +116,6 @@ export class Revocations {
   async after(seq: number, limit = 500): Promise<Revocation[]> {
     const rows = await this.db.q<{ seq: unknown; token_id: string }>`
       SELECT seq, token_id FROM revocations WHERE seq > ${seq} ORDER BY seq LIMIT ${limit}`;
-    return rows.map((r) => ({ seq: int(r.seq), tokenId: r.token_id }));
+    return rows.map((r) => ({ seq: int(r.seq), ...parseRevoked(r.token_id) }));
   }
 }

@@ -14,6 +14,7 @@ import { PendingMailboxes } from "./pending-mailboxes.ts";
 import { checkMasterKey, replaceMasterKeyCheck } from "./key-check.ts";
 import { LimitStore } from "./limits.ts";
 import { MailboxIdentities } from "./mailbox-identities.ts";
+import { HeldSubjects } from "./held-subjects.ts";
 import { OwnerView } from "./owner-view.ts";
 import { SessionRows } from "./mcp-sessions.ts";
 import { PendingStore } from "./pending.ts";
@@ -65,6 +66,8 @@ export interface Store {
   upstreamFlows: UpstreamFlows;
   /** Each mailbox's send-as identities and signature, set by the person only (mailbox-identities.ts). */
   identities: MailboxIdentities;
+  /** The subjects of messages the send gate held as drafts, sealed, for the owner's page (held-subjects.ts). */
+  heldSubjects: HeldSubjects;
   /** Refreshed OAuth credentials sealed back into their grant, one renewal per grant at a time (grant-renewal.ts). */
   renewals: GrantRenewals;
   /** Deletes expired pending requests, codes, tokens, orphaned grants, idle registrations (rate-limit events: each Limiter's sweep). */
@@ -139,6 +142,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
   // Bookkeeping too: a disk sync per write call stalled every other request (docs/decisions.md "Store").
   const activity = new ActivityLog(sessionDb, masterKey, clock);
   const accountSessions = new AccountSessions(db, masterKey, clock);
+  const heldSubjects = new HeldSubjects(db, masterKey, clock);
   return {
     db,
     grants,
@@ -162,6 +166,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
     upstreamFlows,
     renewals: new GrantRenewals(db, masterKey, clock),
     identities: new MailboxIdentities(db, masterKey, clock),
+    heldSubjects,
     async purgeExpired() {
       await upstreamFlows.purgeExpired();
       await pending.purgeExpired();
@@ -171,6 +176,7 @@ export function storesOver(db: Db, masterKey: Uint8Array, clock: Clock, options:
       await sendConfirmations.purge();
       await sessionAnswers.purge();
       await accountSessions.purgeExpired();
+      await heldSubjects.purge();
     },
     async close() {
       if (sessionDb !== db) await sessionDb.close();

@@ -1,5 +1,5 @@
 // The owner's page (docs/owner.md §7): this mailbox's connections, their actions as plain form
-// POSTs (each asks first: ./account-confirm.tsx), its activity and held drafts. Every value is
+// POSTs (each asks first: ./account-confirm.tsx), its activity, addresses (./account-identities.tsx) and held drafts (./account-held.tsx). Every value is
 // escaped (`safe`, or escapeHtml in attributes); an app's name is what it declared, marked unchecked.
 import { Html } from "@kitajs/html";
 import { SEND_POLICIES, SEND_POLICY_LABELS } from "../send-policy.ts";
@@ -7,7 +7,8 @@ import type { AccountData, ConnectionWithCaps, OwnerActivityRow } from "../oauth
 import { redirectHost } from "../oauth/protocol/redirects.ts";
 import { declaredName } from "./declared-name.ts";
 import { Layout } from "./layout.tsx";
-import { IdentityFields } from "./identity-fields.tsx";
+import { AccountIdentities } from "./account-identities.tsx";
+import { HeldDrafts } from "./account-held.tsx";
 
 const esc = (v: string): string => Html.escapeHtml(v);
 const when = (ms: number | null): string => (ms === null ? "never" : new Date(ms).toISOString().replace("T", " ").slice(0, 16) + " UTC");
@@ -34,7 +35,7 @@ function ConnectionCard({ c, csrf }: { c: ConnectionWithCaps; csrf: string }): s
         <dt>Sending</dt><dd safe>{SEND_POLICY_LABELS[c.sendPolicy]}</dd>
         <dt>Granted</dt><dd safe>{when(c.createdAt)}</dd>
         <dt>Last used</dt><dd safe>{when(c.lastUsedAt)}</dd>
-        <dt>Sent</dt><dd safe>{c.caps.map((k) => `${k.used} of ${k.max} this ${k.window === "hour" ? "hour" : "day"}`).join(", ")}</dd>
+        <dt>Sent</dt><dd safe>{c.caps.map((k) => `${k.used} of ${k.max} in the last ${k.window === "hour" ? "hour" : "24 hours"}`).join(", ")}</dd>
       </dl>
       <form method="post" action="/account/send-policy">
         <Hidden csrf={csrf} grant={c.grantId} />
@@ -86,21 +87,6 @@ function ActivityList({ data, names }: { data: AccountData; names: Map<string, s
   ) as string;
 }
 
-function HeldDrafts({ held }: { held: OwnerActivityRow[] }): string {
-  return (
-    <section>
-      <h2>Held as drafts, not sent</h2>
-      {held.length === 0 ? <p class="hint">None.</p> : ""}
-      <ul class="log">
-        {held.map((r) => (
-          <li><strong safe>{when(r.at)}</strong> <span safe>{`to ${r.details?.recipients?.join(", ") ?? "?"}; in ${r.details?.folder ?? "Drafts"}; Message-ID ${r.details?.message_id ?? "?"}`}</span></li>
-        ))}
-      </ul>
-      <p class="hint">They wait in your Drafts folder: open them in your mail app to send or delete them.</p>
-    </section>
-  ) as string;
-}
-
 export function AccountPage({ nonce, csrf, data, notice }: { nonce: string; csrf: string; data: AccountData; notice?: string }): string {
   const names = new Map(data.connections.map((c) => [c.grantId, appName(c)]));
   return (
@@ -113,13 +99,8 @@ export function AccountPage({ nonce, csrf, data, notice }: { nonce: string; csrf
         {data.connections.length > 1 ? (
           <form method="post" action="/account/revoke-all"><Hidden csrf={csrf} /><button type="submit" class="danger">Revoke every app</button></form>
         ) : ""}
-        <section>
-          <h2>Addresses and signature</h2>
-          <form method="post" action="/account/identities"><Hidden csrf={csrf} />
-            <IdentityFields sendAs={data.identities.sendAs} signature={data.identities.signature} />
-            <button type="submit" class="secondary">Save addresses and signature</button></form>
-        </section>
-        <HeldDrafts held={data.held} />
+        <AccountIdentities csrf={csrf} ids={data.identities} />
+        <HeldDrafts held={data.held} csrf={csrf} />
         <ActivityList data={data} names={names} />
         <form method="post" action="/account/sign-out"><Hidden csrf={csrf} /><input type="hidden" name="confirm" value="1" />
           <button type="submit" class="secondary">Sign out</button></form>

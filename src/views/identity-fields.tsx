@@ -17,7 +17,8 @@ export function IdentityFields({ sendAs, signature }: { sendAs?: string; signatu
         lets you send from (set them up there first). Replies go out from the address a message came to.</p>
       <label for="signature">Signature</label>
       <textarea id="signature" name="signature" rows="3">{Html.escapeHtml(signature ?? "")}</textarea>
-      <p class="hint">Added below new messages, replies and forwards (Markdown allowed). Left blank, what you set before is kept.</p>
+      <p class="hint">The signature of your login address, added below new messages, replies and forwards sent from it (Markdown
+        allowed). Each other address has its own, set on your account page (<code>/account</code>). Left blank, what you set before is kept.</p>
     </details>
   ) as string;
 }

@@ -1,4 +1,4 @@
-// The owner's page's numbers (docs/owner.md §7): each connection's sends this hour and in the day
+// The owner's page's numbers (docs/owner.md §7): each connection's sends in the last hour and 24 hours
 // against the caps, counted by the send gate's own ledger, and the held drafts, after a real send
 // (to the harness SMTP) and a send the gate held as a draft (Dovecot's Drafts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -50,7 +50,7 @@ describe("/account: sends against the caps, and held drafts", () => {
   test("a sent message counts for its connection only; a held one counts nowhere and is listed as held", async () => {
     const direct = await connectAlice("direct");
     const asking = await connectAlice("always");
-    expect(sentLines(await accountPage())).toEqual(["0 of 7 this hour, 0 of 40 this day", "0 of 7 this hour, 0 of 40 this day"]);
+    expect(sentLines(await accountPage())).toEqual(["0 of 7 in the last hour, 0 of 40 in the last 24 hours", "0 of 7 in the last hour, 0 of 40 in the last 24 hours"]);
 
     const before = h.smtp.messages.length;
     expect(await send(direct, "counted on the page")).toBe("sent");
@@ -60,7 +60,7 @@ describe("/account: sends against the caps, and held drafts", () => {
 
     const page = await accountPage();
     // Newest connection (the asking one) first: nothing sent; the direct one: two.
-    expect(sentLines(page)).toEqual(["0 of 7 this hour, 0 of 40 this day", "2 of 7 this hour, 2 of 40 this day"]);
+    expect(sentLines(page)).toEqual(["0 of 7 in the last hour, 0 of 40 in the last 24 hours", "2 of 7 in the last hour, 2 of 40 in the last 24 hours"]);
     const held = page.slice(page.indexOf("Held as drafts, not sent"));
     expect([...held.matchAll(/to bob@example\.test; in Drafts/g)]).toHaveLength(1);
     expect(held).not.toContain("None.");

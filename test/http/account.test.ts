@@ -152,6 +152,30 @@ describe("/account", () => {
     expect(bob.page).not.toContain("alice.work@example.test");
   });
 
+  test("signatures per address: one form each; set for the listed address only; an address not of this mailbox is 404", async () => {
+    const h = await getHarness();
+    const { app, store } = testDeps();
+    await connectAs(app, h, "alice");
+    const alice = await session(app, h, "alice");
+    const post = (path: string, fields: Record<string, string>) => postForm(app, path, { csrf_token: alice.csrf, confirm: "1", ...fields }, { cookie: alice.cookie });
+    expect((await post("/account/identities", { send_as: "Alice Work <alice.work@example.test>", signature: "Home sig" })).status).toBe(303);
+    const page = await (await get(app, "/account", alice.cookie)).text();
+    expect(page).toContain('name="address" value="alice.work@example.test"');
+    expect((await post("/account/signature", { address: "ALICE.WORK@example.test", signature: "Work <sig>" })).status).toBe(303);
+    expect((await post("/account/signature", { address: "someone@else.example", signature: "x" })).status).toBe(404);
+    expect((await post("/account/signature", { address: "alice.work@example.test", signature: "\u0007bell" })).status).toBe(400);
+    const key = store.identities.keyOf(`${h.dovecot.users.alice.email.toLowerCase()}\0${h.dovecot.host.toLowerCase()}:${h.dovecot.port}`);
+    expect(await store.identities.get(key)).toEqual({
+      sendAs: [{ name: "Alice Work", address: "alice.work@example.test", signature: "Work <sig>" }], signature: "Home sig",
+    });
+    // Listing the addresses again keeps each one's signature.
+    expect((await post("/account/identities", { send_as: "Alice W <alice.work@example.test>", signature: "Home sig" })).status).toBe(303);
+    expect((await store.identities.get(key))!.sendAs[0]!.signature).toBe("Work <sig>");
+    const after = await (await get(app, "/account", alice.cookie)).text();
+    expect(after).toContain("Work &lt;sig&gt;");
+    expect(after).toContain("owner:signature");
+  });
+
   test("signed out or expired: the cookie is worth nothing; the cookie's attributes", async () => {
     const h = await getHarness();
     const { app, clock } = testDeps();

@@ -38,6 +38,11 @@ export class ComposeProject {
     return podman("inspect", `${this.name}_${service}_1`, "--format", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}");
   }
 
+  /** The host's address on the project network: where its containers reach this machine. */
+  async gateway(): Promise<string> {
+    return podman("network", "inspect", `${this.name}_default`, "--format", "{{range .Subnets}}{{.Gateway}}{{end}}");
+  }
+
   /** Cleanup whatever state the project is in: containers, its network and its volumes (never throws). */
   async remove(volumes: string[]): Promise<void> {
     await this.run("down").catch(() => undefined);

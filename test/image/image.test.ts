@@ -2,8 +2,6 @@
 // executable compiled once here, started with podman on the host network so it reaches the harness
 // Dovecot and SMTP server on loopback. Run alone: bun run test test/image/image.test.ts
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { $ } from "bun";
 import { chownSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +11,8 @@ import { freePort } from "../support/dovecot.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { podman, removeAll, ULIMITS } from "../support/podman.ts";
 import { until } from "../support/until.ts";
-import { obtainCode, postForm, tokenFields } from "../oauth/flow.ts";
 import { allowedImageFile } from "./contents.ts";
+import { recentMail, signIn } from "./live-flow.ts";
 import { testImage } from "./test-image.ts";
 import { via } from "./via.ts";
 
@@ -45,16 +43,6 @@ async function terminate(name: string): Promise<{ code: number; ms: number }> {
   await podman("kill", "--signal", "TERM", name);
   const code = Number(await podman("wait", name));
   return { code, ms: performance.now() - started };
-}
-
-async function recentMail(base: string, token: string) {
-  const client = new Client({ name: "image-test", version: "0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  try {
-    return await client.callTool({ name: "get_recent_emails", arguments: {} });
-  } finally {
-    await client.close();
-  }
 }
 
 beforeAll(async () => {
@@ -104,11 +92,8 @@ describe("the container image", () => {
     expect(ms).toBeLessThan(2000);
     await podman("healthcheck", "run", `${run}-a`);
     expect((await (await fetch(`${base}/oauth/meta`)).json()) as object).toMatchObject({ issuer: base });
-    const { code, verifier } = await obtainCode(via(base), h);
-    const res = await postForm(via(base), "/oauth/token", tokenFields(code, verifier));
-    expect(res.status).toBe(200);
-    token = ((await res.json()) as { access_token: string }).access_token;
-    const found = await recentMail(base, token);
+    token = await signIn(via(base), h);
+    const found = await recentMail(via(base), token);
     expect([found.isError, found.content]).toEqual([undefined, expect.anything()]);
     expect(found.structuredContent).toHaveProperty("emails");
   });
@@ -121,7 +106,7 @@ describe("the container image", () => {
     await podman("start", `${run}-a`);
     const base = `http://localhost:${port}`;
     await until(async () => fetch(`${base}/health`).then((r) => r.ok, () => false), { what: "the restarted container", timeoutMs: 15_000 });
-    expect((await recentMail(base, token)).isError).toBeFalsy();
+    expect((await recentMail(via(base), token)).isError).toBeFalsy();
     expect((await terminate(`${run}-a`)).code).toBe(0);
   });
 
@@ -131,8 +116,7 @@ describe("the container image", () => {
     chownSync(data, 12345, 12345);
     const name = `${run}-ro`;
     const { base } = await start(name, await freePort(), ["--user", "12345:12345", "--read-only", "--read-only-tmpfs=false", "-v", `${data}:/data`]);
-    const { code, verifier } = await obtainCode(via(base), h);
-    expect((await postForm(via(base), "/oauth/token", tokenFields(code, verifier))).status).toBe(200);
+    await signIn(via(base), h); // throws unless the code is issued and redeemed (200)
     const written = readdirSync(data);
     expect(written).toContain("secret.key");
     for (const f of written) expect(statSync(join(data, f)).uid).toBe(12345);

@@ -81,7 +81,7 @@ describe("the message resource and completions", () => {
 describe("the review card's answer", () => {
   test("confirm_send sends a message held in the second mailbox from that mailbox", async () => {
     const imap = { host: "localhost", port: h.dovecot.port };
-    const { token } = await issueTestConnection(srv.deps, [
+    const { token, grantId: reviewed } = await issueTestConnection(srv.deps, [
       { account: testAccount(h.dovecot.users.alice, imap, h.smtp.port) },
       { account: testAccount(h.dovecot.users.bob, imap, h.smtp.port), sendPolicy: "new_recipients" }]);
     const UI = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } };
@@ -95,6 +95,11 @@ describe("the review card's answer", () => {
       const sent = (await host.callTool({ name: "confirm_send", arguments: { review, decision: "send" } })) as CallToolResult;
       expect(sent.structuredContent).toMatchObject({ status: "sent" });
       expect(h.smtp.messages.filter((m) => m.raw.toString("latin1").includes(subject)).map((m) => m.user)).toEqual(["bob@example.test"]);
+      // Its activity row is filed under the mailbox it went out from: named in the row, and on bob's owner page.
+      const rows = await srv.deps.store.activity.list({ grant: reviewed });
+      expect(rows.filter((r) => r.tool === "confirm_send").map((r) => r.details?.account)).toEqual(["bob@example.test"]);
+      const bobKey = (await srv.deps.store.mailboxes.list(reviewed))[1]!.mailboxKey!;
+      expect((await srv.deps.store.ownerView.activityOf(bobKey, { grantId: reviewed })).rows.some((r) => r.tool === "confirm_send")).toBe(true);
     } finally {
       await host.close();
     }

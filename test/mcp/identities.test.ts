@@ -2,6 +2,7 @@
 // `from` among the identities or refused before any SMTP traffic, replies from the address the
 // original came to (To, Cc, Delivered-To), reply-all without any identity, a refused MAIL FROM in
 // words, the signature exactly once above the quote (new, reply, forward, draft, update, send_draft),
+// each identity's own (a reply from an alias: the alias's),
 // and no tool able to set an identity.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,8 +19,10 @@ import { TOOLS } from "../../src/mcp/tools/index.ts";
 let h: Harness, srv: TestServer, mcp: Client, imap: ImapFlow, key: string;
 const LOGIN = "alice-identities-test";
 const SIGNATURE = "Alice *Example*\nExample Ltd";
+const WORK_SIGNATURE = "Alice, Work Ltd";
+// Each identity its own signature: the login's, the work alias's, none for the shop's.
 const settings = {
-  sendAs: [{ name: "Alice at Work", address: "alice@work.example" }, { name: null, address: "info@shop.example" }],
+  sendAs: [{ name: "Alice at Work", address: "alice@work.example", signature: WORK_SIGNATURE }, { name: null, address: "info@shop.example", signature: null }],
   signature: SIGNATURE,
 };
 
@@ -162,11 +165,32 @@ describe("signature", () => {
 
   test("a reply: once, above the quote; a forward: once, above the forwarded message", async () => {
     const subject = `sig reply ${tag()}`;
-    const { folder, uid } = await seed(plainText({ from: "carol@example.net", subject, to: ["alice@work.example"] }, "Original text\n"), subject);
+    const { folder, uid } = await seed(plainText({ from: "carol@example.net", subject, to: [h.dovecot.users.alice.email] }, "Original text\n"), subject);
     const reply = await draftOf((await callOk(mcp, "draft_email", { reply_to_uid: uid, reply_folder: folder, text: "Mine." })).uid);
     expect(reply.text).toMatch(/^Mine\.\n\n-- \nAlice Example\nExample Ltd\n\nOn .* wrote:\n> Original text/);
     const fwd = await draftOf((await callOk(mcp, "draft_email", { forward_uid: uid, forward_folder: folder, to: "bob@example.test", text: "FYI" })).uid);
     expect(fwd.text).toMatch(/^FYI\n\n-- \nAlice Example\nExample Ltd\n\n---------- Forwarded message/);
+  });
+
+  test("a reply sent from an alias (the address the original came to) carries the alias's signature, once, above the quote", async () => {
+    const subject = `sig alias reply ${tag()}`;
+    const { folder, uid } = await seed(plainText({ from: "carol@example.net", subject, to: ["alice@work.example"] }, "Original text\n"), subject);
+    const res = await callOk(mcp, "send_email", { reply_to_uid: uid, reply_folder: folder, text: "Mine." });
+    expect(res.from).toBe("alice@work.example");
+    const mail = await simpleParser(sentWith(`Re: ${subject}`)!.raw);
+    expect(mail.from?.value[0]?.address).toBe("alice@work.example");
+    expect(mail.text).toMatch(/^Mine\.\n\n-- \nAlice, Work Ltd\n\nOn .* wrote:\n> Original text/);
+    expect(mail.text).not.toContain("Example Ltd");
+    expect(count(mail.text!, "\n-- \n")).toBe(1);
+  });
+
+  test("an identity without a signature of its own sends unsigned; from an alias, its signature", async () => {
+    const shop = `sig shop ${tag()}`;
+    await callOk(mcp, "send_email", { to: "bob@example.test", subject: shop, text: "Order", from: "info@shop.example" });
+    expect((await simpleParser(sentWith(shop)!.raw)).text).toBe("Order\n");
+    const work = `sig work ${tag()}`;
+    await callOk(mcp, "send_email", { to: "bob@example.test", subject: work, text: "Memo", from: "alice@work.example" });
+    expect((await simpleParser(sentWith(work)!.raw)).text).toBe("Memo\n\n-- \nAlice, Work Ltd\n");
   });
 
   test("a draft carries it; update_draft and send_draft never add a second one", async () => {

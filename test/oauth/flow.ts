@@ -56,14 +56,21 @@ export function postForm(app: Handler, path: string, fields: Record<string, stri
   }));
 }
 
-/** authorize → form → connect with Alice's right password; returns the code from the 303. */
-export async function obtainCode(app: Handler, h: Harness, opts: { verifier?: string; query?: Record<string, string | null> } = {}) {
+/** A page's words without markup: what the person would read (the form's error, in a failure message). */
+const pageText = (html: string) => html.replace(/<(style|script)[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim();
+
+/**
+ * authorize → form → connect with Alice's right password; returns the code from the 303. `fields`
+ * replace form fields (e.g. the mail hosts as a container sees them).
+ */
+export async function obtainCode(app: Handler, h: Harness,
+  opts: { verifier?: string; query?: Record<string, string | null>; fields?: Record<string, string> } = {}) {
   const verifier = opts.verifier ?? newVerifier();
   const page = await authorize(app, authorizeQuery(verifier, opts.query));
   if (page.status !== 200) throw new Error(`authorize answered ${page.status}: ${await page.text()}`);
   const ids = formIds(await page.text());
-  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids));
-  if (res.status !== 303) throw new Error(`connect answered ${res.status}`);
+  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids, opts.fields));
+  if (res.status !== 303) throw new Error(`connect answered ${res.status}: ${pageText(await res.text()).slice(0, 600)}`);
   const location = new URL(res.headers.get("location")!);
   return { verifier, code: location.searchParams.get("code")!, location };
 }

@@ -1,7 +1,8 @@
 // The setup form's identity fields (issue 44) in real headless Chromium: "Also send as" and
 // "Signature" filled, the mailbox connected, then send_email through /mcp with `from` = the alias.
-// The SMTP receiver sees the alias in MAIL FROM and in From with its display name, and the
-// signature once, below the text.
+// The SMTP receiver sees the alias in MAIL FROM and in From with its display name. The form's
+// signature is the login address's (each other address has its own, set on /account): a message
+// from the login carries it once, below the text; the new alias has none yet.
 import { describe, expect, test } from "bun:test";
 import { simpleParser } from "mailparser";
 import { randomBytes } from "node:crypto";
@@ -30,7 +31,7 @@ async function connectWith(sendAs: string, signature: string): Promise<string> {
 }
 
 describe("identity fields on the setup form, in headless Chromium", () => {
-  test("an alias and a signature set on the form: send_email from the alias goes out under its name, signed once", async () => {
+  test("an alias and a signature set on the form: send_email from the alias goes out under its name; the login's message is signed once", async () => {
     const tag = randomBytes(4).toString("hex");
     const alias = `alice-${tag}@work.example`;
     const signature = `Alice Example, work desk ${tag}`;
@@ -45,8 +46,12 @@ describe("identity fields on the setup form, in headless Chromium", () => {
       expect(got[0]!.from).toBe(alias);
       const parsed = await simpleParser(got[0]!.raw);
       expect(parsed.from?.value).toEqual([{ name: "Alice at Work", address: alias }]);
-      expect(parsed.text!.split(signature)).toHaveLength(2);
-      expect(parsed.text!.indexOf("Hello Bob.")).toBeLessThan(parsed.text!.indexOf(`-- \n${signature}`));
+      expect(parsed.text).toBe("Hello Bob.\n");
+      const mine = await callOk(client, "send_email", { to, subject: `from the login ${tag}`, text: "Hi again." });
+      expect(mine).toMatchObject({ status: "sent" });
+      const login = await simpleParser(fx.h.smtp.messages.filter((m) => m.to.includes(to))[1]!.raw);
+      expect(login.text!.split(signature)).toHaveLength(2);
+      expect(login.text!.indexOf("Hi again.")).toBeLessThan(login.text!.indexOf(`-- \n${signature}`));
     } finally {
       await client.close();
     }

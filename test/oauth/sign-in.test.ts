@@ -46,7 +46,7 @@ describe("signing in at an OAuth provider", () => {
   test("send_as and signature on the form are stored for the signed-in mailbox; a malformed one is refused before the provider", async () => {
     const token = await signedInToken(srv.baseUrl, id(), { form: { send_as: "Alice at Work <alice@work.example>", signature: "Alice" } });
     const record = await srv.deps.grants.findToken(token);
-    expect(await srv.deps.store.identities.forGrant(record!.grantId)).toEqual({ sendAs: [{ name: "Alice at Work", address: "alice@work.example" }], signature: "Alice" });
+    expect(await srv.deps.store.identities.forGrant(record!.grantId)).toEqual({ sendAs: [{ name: "Alice at Work", address: "alice@work.example", signature: null }], signature: "Alice" });
     const refused = await signIn(srv.baseUrl, id(), { form: { send_as: "not an address" } }).catch((e: Error) => e.message);
     expect(String(refused)).toMatch(/connect answered 400/);
   });

@@ -56,11 +56,17 @@ for (const backend of BACKENDS) {
       expect(await stores.ownerView.holds(grantId, one!.mailboxKey!)).toBe(true);
       expect(await stores.ownerView.setSendPolicy(grantId, one!.mailboxKey!, "never")).toBe(true);
       expect((await stores.mailboxes.list(grantId)).map((m) => m.sendPolicy)).toEqual(["never", "direct", "direct"]);
-      expect(await stores.ownerView.removeMailbox(grantId, one!.mailboxKey!)).toEqual([]);
+      const tokenId = hashSecret(token);
+      const since = await stores.revocations.latest();
+      expect(await stores.ownerView.removeMailbox(grantId, one!.mailboxKey!)).toEqual({ revoked: [], removed: [{ tokenId, position: 0 }] });
       expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["two@example.test", "three@example.test"]);
       const removed = await stores.mailboxes.removeAddress("TWO@example.test");
-      expect(removed).toEqual({ grants: [grantId], revokedGrants: [], revokedTokens: [] });
-      expect((await stores.mailboxes.list(grantId)).map((m) => m.address)).toEqual(["three@example.test"]);
+      expect(removed).toEqual({ grants: [grantId], revokedGrants: [], revokedTokens: [], removed: [{ tokenId, position: 1 }] });
+      // Positions never shift: what is left keeps its own, and opens its own credentials.
+      expect((await stores.mailboxes.list(grantId)).map((m) => [m.position, m.address])).toEqual([[2, "three@example.test"]]);
+      expect(text(await stores.mailboxes.open(token, 2))).toContain(users[2]!.pass);
+      // Every instance hears of each removal as that token's mailbox, not as the token revoked.
+      expect((await stores.revocations.after(since)).map((r) => [r.tokenId, r.position])).toEqual([[tokenId, 0], [tokenId, 1]]);
       const last = await stores.mailboxes.removeAddress("three@example.test");
       expect(last.revokedTokens).toEqual([hashSecret(token)]);
       expect(await stores.grants.findToken(token)).toBeNull();

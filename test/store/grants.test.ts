@@ -181,7 +181,7 @@ describe("the SQLite file", () => {
     // sqlite_sequence (SQLite's own AUTOINCREMENT bookkeeping) is not ours to declare.
     const tables = await db.q<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`;
     expect(tables.map((t) => t.name).sort()).toEqual([
-      "account_sessions", "activity", "clients", "codes", "grant_mailboxes", "grants", "limit_events", "mailbox_identities", "mcp_session_answers", "mcp_sessions", "pending_requests", "revocations",
+      "account_sessions", "activity", "clients", "codes", "grant_mailboxes", "grants", "held_subjects", "limit_events", "mailbox_identities", "mcp_session_answers", "mcp_sessions", "pending_requests", "revocations",
       "send_confirmations", "send_ledger", "send_recipients", "sent_marks", "store_meta", "tokens", "upstream_flows",
     ]);
     for (const { sql } of tables) expect(sql).toContain("STRICT");

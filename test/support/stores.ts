@@ -150,6 +150,7 @@ const DUMPS = {
   send_recipients: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_recipients`,
   sent_marks: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM sent_marks`,
   mailbox_identities: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM mailbox_identities`,
+  held_subjects: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM held_subjects`,
   send_confirmations: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM send_confirmations`,
   upstream_flows: (db: Db) => db.q<Record<string, unknown>>`SELECT * FROM upstream_flows`,
 };

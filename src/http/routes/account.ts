@@ -1,5 +1,6 @@
 // GET /account (the owner's page or its sign-in) and its form POSTs (docs/owner.md §7, docs/design.md §3
-// "The owner's page"): sign-in, revoke, send-policy, remove-mailbox, revoke-all, identities, sign-out.
+// "The owner's page"): sign-in, revoke, send-policy, remove-mailbox, revoke-all, identities, signature,
+// dismiss-held, sign-out.
 // A POST needs the session's cookie (else the sign-in page), its CSRF token (else 403) and confirm=1
 // (else the page asks first); a grant that does not hold this mailbox is 404, saying nothing more.
 import { Elysia, t } from "elysia";
@@ -8,6 +9,8 @@ import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
 import { changeSendPolicy, removeMailbox, revokeAll, revokeConnection, setIdentities, type ActionResult } from "../../oauth/account/actions.ts";
 import { accountData, type CapsUsed } from "../../oauth/account/page-data.ts";
+import { dismissHeld } from "../../oauth/account/held.ts";
+import { setSignature } from "../../oauth/account/signatures.ts";
 import { accountSignIn } from "../../oauth/account/sign-in.ts";
 import { startAccountSignIn } from "../../oauth/account/provider-start.ts";
 import type { OAuthProviders } from "../../oauth/provider-sign-in/registry.ts";
@@ -26,7 +29,7 @@ import { accountCookie, clearAccountCookie, setAccountCookie } from "./account-c
 
 export interface AccountRouteOptions {
   config: Pick<Config, "baseUrl" | "secretKey" | "allowPrivateHosts" | "allowedMailboxes" | "clientId" | "trustProxy">;
-  store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities" | "upstreamFlows">;
+  store: Pick<Store, "accountSessions" | "ownerView" | "activity" | "identities" | "upstreamFlows" | "heldSubjects">;
   /** OAuth mail providers: a "Sign in with …" button each on the sign-in form. */
   providers: OAuthProviders;
   /**
@@ -45,7 +48,7 @@ export interface AccountRouteOptions {
 
 const optional = t.Optional(t.String());
 const AccountBody = t.Object({
-  csrf_token: optional, confirm: optional, grant: optional, send: optional, send_as: optional, signature: optional,
+  csrf_token: optional, confirm: optional, grant: optional, send: optional, send_as: optional, signature: optional, address: optional, held: optional,
   provider: optional, upstream: optional, email: optional, password: optional, username: optional, imap_host: optional, imap_port: optional,
   imap_security: optional, smtp_host: optional, smtp_port: optional, smtp_security: optional,
 });
@@ -57,6 +60,8 @@ const QUESTIONS: Record<string, string> = {
   "/account/remove-mailbox": "Take your mailbox out of this connection? The app loses access to it at once.",
   "/account/revoke-all": "Revoke every app's access to your mailbox? They are all cut off at once.",
   "/account/identities": "Change the addresses every app sends as from this mailbox, and its signature?",
+  "/account/signature": "Change this address's signature? Every app's next message from it carries the new one.",
+  "/account/dismiss-held": "Take this message off the list? It stays in your Drafts folder (or wherever you moved it); only this page forgets it.",
 };
 
 export function accountRoutes(deps: AccountRouteOptions) {
@@ -64,7 +69,8 @@ export function accountRoutes(deps: AccountRouteOptions) {
   const origin = new URL(config.baseUrl).origin;
   const key = config.secretKey;
   const actionDeps = { view: store.ownerView, activity: store.activity, events: deps.events, log: deps.log, identities: store.identities };
-  const readers = { view: store.ownerView, caps: deps.caps, identities: store.identities };
+  const readers = { view: store.ownerView, caps: deps.caps, identities: store.identities, subjects: store.heldSubjects };
+  const heldDeps = { view: store.ownerView, subjects: store.heldSubjects, activity: store.activity };
   const signInDeps = {
     config, limits: deps.limits, inflight: deps.liveLogins, verify: deps.verifyLogin, log: deps.log, sessions: store.accountSessions,
   };
@@ -86,7 +92,8 @@ export function accountRoutes(deps: AccountRouteOptions) {
     if (!session) return freshSignIn(401, "Sign in to continue.", {}, { "set-cookie": clearAccountCookie(config.baseUrl) });
     if (!sessionCsrfValid(key, session.idHash, body.csrf_token)) return accountError(origin, 403, "This form could not be verified", "Its security token is missing or wrong.");
     if (body.confirm !== "1" && QUESTIONS[path]) {
-      const fields = Object.fromEntries(Object.entries({ csrf_token: body.csrf_token, grant: body.grant, send: body.send, send_as: body.send_as, signature: body.signature }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const { csrf_token, grant, send, send_as, signature, address, held } = body;
+      const fields = Object.fromEntries(Object.entries({ csrf_token, grant, send, send_as, signature, address, held }).filter(([, v]) => v !== undefined)) as Record<string, string>;
       return confirmPage(origin, path, QUESTIONS[path]!, fields);
     }
     return session;
@@ -132,6 +139,14 @@ export function accountRoutes(deps: AccountRouteOptions) {
     .post(...action("/account/identities", async (s, b) => {
       const r = await setIdentities(actionDeps, s, b.send_as, b.signature);
       return r.ok ? seeOther("/account") : accountError(origin, 400, "Not saved", r.message);
+    }))
+    .post(...action("/account/signature", async (s, b) => {
+      const r = await setSignature({ identities: store.identities, activity: store.activity }, s, b.address, b.signature);
+      return r.ok ? seeOther("/account") : accountError(origin, r.status, "Not saved", r.message);
+    }))
+    .post(...action("/account/dismiss-held", async (s, b) => {
+      const r = await dismissHeld(heldDeps, s, b.held);
+      return r === "done" ? seeOther("/account") : accountError(origin, 404, "Not found", "There is no such held message of this mailbox.");
     }))
     .post(...action("/account/sign-out", async (s) => {
       await store.accountSessions.end(s.idHash);

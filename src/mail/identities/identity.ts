@@ -7,13 +7,15 @@ export interface Identity {
   /** The display name put in From:, or null for the bare address. */
   name: string | null;
   address: string;
+  /** The signature of messages from this address: Markdown (plain text is Markdown too); null or absent for none. */
+  signature?: string | null;
 }
 
-/** What the person set for a mailbox (src/store/mailbox-identities.ts): extra identities and one signature for all of them. */
+/** What the person set for a mailbox (src/store/mailbox-identities.ts): extra identities, each with its own signature. */
 export interface IdentitySettings {
-  /** The addresses the mailbox also sends as, beyond the login address. */
+  /** The addresses the mailbox also sends as, beyond the login address, each with its signature. */
   sendAs: Identity[];
-  /** Markdown (plain text is Markdown too), or null for none. */
+  /** The login address's signature (Markdown), or null for none. */
   signature: string | null;
 }
 
@@ -21,11 +23,15 @@ export const NO_IDENTITY_SETTINGS: IdentitySettings = { sendAs: [], signature: n
 
 const key = (address: string) => address.toLowerCase();
 
-/** The login address first (named by the first listed identity with that address, if any), then the listed ones, each address once. */
+/**
+ * The login address first (named by the first listed identity with that address, if any, and
+ * signed with the login's signature), then the listed ones with their own signatures, each address once.
+ */
 export function identitiesOf(login: string, settings: IdentitySettings): Identity[] {
   const own = settings.sendAs.find((i) => key(i.address) === key(login));
   const seen = new Set<string>();
-  return [{ name: own?.name ?? null, address: login }, ...settings.sendAs].filter((i) =>
+  const listed = settings.sendAs.map((i) => ({ name: i.name, address: i.address, signature: i.signature ?? null }));
+  return [{ name: own?.name ?? null, address: login, signature: settings.signature }, ...listed].filter((i) =>
     seen.has(key(i.address)) ? false : (seen.add(key(i.address)), true));
 }
 
@@ -59,13 +65,11 @@ export function addressedIdentity(list: readonly Identity[], original: Addressed
   return null;
 }
 
-/** Whom a composed message may come from and what it is signed with: the mailbox's identities (login first) and signature. */
+/** Whom a composed message may come from: the mailbox's identities (login first), each with its signature. */
 export interface Sender {
   identities: Identity[];
-  /** Markdown, or null for none. */
-  signature: string | null;
 }
 
 /** The sender of a mailbox whose login address is `login`, with what the person set (none: the login alone, unsigned). */
 export const senderOf = (login: string, settings: IdentitySettings | null): Sender =>
-  ({ identities: identitiesOf(login, settings ?? NO_IDENTITY_SETTINGS), signature: settings?.signature ?? null });
+  ({ identities: identitiesOf(login, settings ?? NO_IDENTITY_SETTINGS) });

@@ -5,7 +5,7 @@
 import type { Mailbox, Recipients } from "../compose/recipients.ts";
 import { checkRecipients } from "../compose/recipients.ts";
 import { composeMessage, MAX_ATTACHMENT_BYTES, replyThreading, type Attachment, type Composed, type ReplyThreading } from "../compose/message.ts";
-import { appendBlock, forwardBlock, replyQuote, type BodyParts } from "../compose/quote.ts";
+import { appendBlock, forwardBlock, replyQuote, type Addition, type BodyParts } from "../compose/quote.ts";
 import { replyRecipients } from "../compose/reply-recipients.ts";
 import { InputError } from "../errors.ts";
 import { ownAddresses } from "../own-addresses.ts";
@@ -15,6 +15,7 @@ import { readOriginal, type Original } from "./original.ts";
 import type { OutgoingDeps, Prepared } from "./outgoing.ts";
 import { fetchLocated } from "./part-bytes.ts";
 import { addressedIdentity, findIdentity, type Identity } from "../identities/identity.ts";
+import { signatureBlock } from "../identities/signature.ts";
 
 /** What an update starts from: the saved draft's values. */
 export interface DraftBase {
@@ -61,9 +62,11 @@ export async function assemble(deps: OutgoingDeps, p: Prepared, base?: DraftBase
     const identities = p.identities ?? [{ name: null, address: deps.account.email }];
     const { recipients, skipped } = address(deps, p, original, identities, base);
     const t = threadingOf(p, original, base);
-    const body = bodyWithOriginal(p, original, base);
-    const attachments = [...kept, ...p.attachments, ...fetched];
     const from = fromIdentity(p, original, identities, base);
+    // The signature of the identity the message goes out from (a reply from an alias: the alias's).
+    const signature = p.signed && from.signature ? signatureBlock(from.signature) : null;
+    const body = bodyWithOriginal(p, original, signature, base);
+    const attachments = [...kept, ...p.attachments, ...fetched];
     const composed = await composeMessage({ from, recipients, ...t, ...body, attachments });
     const review = {
       attachments: attachments.map((a) => ({ filename: a.filename, size: a.content.length })),
@@ -119,10 +122,10 @@ function threadingOf(p: Prepared, original: Original | null, base?: DraftBase): 
  * message. Only newly written text is signed: a draft's kept text already carries its signature, so
  * an update never adds a second one (and send_draft sends the saved bytes).
  */
-function bodyWithOriginal(p: Prepared, original: Original | null, base?: DraftBase): BodyParts {
+function bodyWithOriginal(p: Prepared, original: Original | null, signature: Addition | null, base?: DraftBase): BodyParts {
   const fresh = p.body !== null || !base;
   const written = p.body ?? base?.body ?? {};
-  const mine = fresh && p.signature ? appendBlock(written, p.signature) : written;
+  const mine = fresh && signature ? appendBlock(written, signature) : written;
   if (!original) return mine;
   // An update that gives no new text keeps the draft's, which already holds any quote.
   if (p.reply?.quote && fresh) return appendBlock(mine, replyQuote(original));

@@ -10,8 +10,6 @@ import { parseGivenRecipients, type Recipients } from "../compose/recipients.ts"
 import { InputError } from "../errors.ts";
 import { checkPartRefs, type PartRef, type PartRefArg } from "./mailbox-parts.ts";
 import { findIdentity, formatIdentity, type Identity, type Sender } from "../identities/identity.ts";
-import { signatureBlock } from "../identities/signature.ts";
-import type { Addition } from "../compose/quote.ts";
 
 export interface OutgoingDeps {
   account: MailAccount;
@@ -75,11 +73,11 @@ export interface Prepared {
   identities: Identity[] | null;
   /** The identity asked for with `from`, or null to choose one (../identities/identity.ts addressedIdentity). */
   from: Identity | null;
-  /** The signature to add to newly written text, or null (none set, or signature: false). */
-  signature: Addition | null;
+  /** Whether newly written text is signed (with the signature of the identity it goes out from); false for signature: false. */
+  signed: boolean;
 }
 
-/** `sender`: the mailbox's identities and signature (src/mail/identities/); without it, the login alone, unsigned. */
+/** `sender`: the mailbox's identities with their signatures (src/mail/identities/); without it, the login alone, unsigned. */
 export function prepare(args: OutgoingArgs, kind: Kind, sender?: Sender): Prepared {
   checkCombination(args);
   const from = args.from === undefined ? null : chooseFrom(args.from, sender?.identities ?? []);
@@ -105,7 +103,7 @@ export function prepare(args: OutgoingArgs, kind: Kind, sender?: Sender): Prepar
       : { folder: args.forward_folder ?? "INBOX", uid: args.forward_uid, as: args.forward_as ?? "inline", quote: args.quote ?? true },
     identities: sender?.identities ?? null,
     from,
-    signature: sender?.signature && args.signature !== false ? signatureBlock(sender.signature) : null,
+    signed: args.signature !== false,
   };
   if (kind === "send" && isEmpty(p)) throw new InputError("text", "give text, html, markdown, attachments, attach or forward_uid: an empty message is refused");
   return p;

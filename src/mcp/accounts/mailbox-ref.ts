@@ -12,6 +12,13 @@ export async function mailboxRefFor(mailboxes: { list(grantId: string): Promise<
   return row ? refOf(row, rows.length > 1) : null;
 }
 
+/** The mailbox at `position` of the connection (a review card's, whose token names it by position); null when it is gone. */
+export async function mailboxRefAt(mailboxes: { list(grantId: string): Promise<MailboxRow[]> }, grantId: string, position: number): Promise<MailboxRef | null> {
+  const rows = await mailboxes.list(grantId);
+  const row = rows.find((r) => r.position === position);
+  return row ? refOf(row, rows.length > 1) : null;
+}
+
 /** The addresses of the connection's mailboxes starting with what was typed (completions). */
 export async function accountsStarting(mailboxes: { list(grantId: string): Promise<MailboxRow[]> }, grantId: string, typed: string): Promise<string[]> {
   const t = typed.toLowerCase();

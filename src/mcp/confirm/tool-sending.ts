@@ -56,6 +56,8 @@ export interface CallInfo {
   outgoing: () => Promise<OutgoingDeps>;
   /** The same for another mailbox of the connection: a review card answered from wherever its message is held. */
   outgoingAt: (mailbox: number) => Promise<OutgoingDeps>;
+  /** The call's activity row goes under this mailbox of the connection (a review card's answer: the one its message is held in). */
+  fileUnder: (mailbox: number) => void;
   log: Logger;
   signal: AbortSignal;
 }
@@ -82,6 +84,7 @@ export function sendingApi(s: Sending, call: CallInfo): SendingApi {
       } catch {
         return toolError("This review card's token is not valid here (altered, expired, or issued to another connection). Nothing was sent.");
       }
+      call.fileUnder(claim.m ?? 0);
       return (await toMcp(s, call.server, await answerReview(await deps(claim.m ?? 0), claim, decision))) as CallToolResult;
     },
   };

@@ -44,7 +44,10 @@ export async function revokeConnection(deps: AccountActionDeps, session: Account
 
 /** This mailbox leaves the connection; a connection left without any is revoked (OwnerView.removeMailbox). */
 export async function removeMailbox(deps: AccountActionDeps, session: AccountSession, grantId: string): Promise<ActionResult> {
-  return ended(deps, session, grantId, OWNER_TOOLS.removeMailbox, await deps.view.removeMailbox(grantId, session.mailboxKey));
+  const outcome = await deps.view.removeMailbox(grantId, session.mailboxKey);
+  // This process closes the mailbox's connections now; other instances read the same removal from the store.
+  await Promise.all((outcome?.removed ?? []).map((r) => deps.events.emitMailboxRemoved(r.tokenId, r.position)));
+  return ended(deps, session, grantId, OWNER_TOOLS.removeMailbox, outcome?.revoked ?? null);
 }
 
 export async function revokeAll(deps: AccountActionDeps, session: AccountSession): Promise<number> {

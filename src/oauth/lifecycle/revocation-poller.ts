@@ -1,6 +1,7 @@
 // Ends what a token holds in this process when it is revoked anywhere: reads the store's revocation
 // signal (src/store/revocations.ts) and fires the in-process revocation event (./token-events.ts)
-// for every token revoked since the last read. That reaches revocations made by `mailbox-mcp
+// for every token revoked since the last read (or the mailbox-removed event, for a mailbox taken
+// out of a live token's connection). That reaches revocations made by `mailbox-mcp
 // revoke` in another process, or by another instance sharing the store; ones this process made
 // itself fire a second time, which the listeners take as a no-op.
 // When to read (docs/owner.md "Revocation signal"): on Postgres, at each NOTIFY of a revocation and
@@ -70,7 +71,7 @@ class RevocationReader {
     for (;;) {
       const batch = await this.source.after(this.cursor, BATCH);
       for (const r of batch) {
-        await this.events.emitRevoked(r.tokenId);
+        await (r.position === undefined ? this.events.emitRevoked(r.tokenId) : this.events.emitMailboxRemoved(r.tokenId, r.position));
         this.cursor = r.seq;
       }
       if (batch.length < BATCH) return;

@@ -1,7 +1,7 @@
 // The setup form's `send_as` and `signature` fields (docs/design.md §3 "Per-mailbox fields"), checked
 // at the edge: one identity a line, `Name <address>` or `address`; at most 20; no control
-// characters; a signature of at most 4 KB. The owner's page (/account/identities) takes the same
-// two fields and can parse them with this function.
+// characters; a signature (the login address's) of at most 4 KB. The owner's page (/account/identities)
+// takes the same two fields, and each other address's signature (/account/signature, parseSignature).
 import type { Identity, IdentitySettings } from "../../mail/identities/identity.ts";
 import { isMailboxAddress } from "./mailbox-address.ts";
 
@@ -40,7 +40,16 @@ export function parseIdentityFields(sendAs: string | undefined, signature: strin
     if (typeof parsed === "string") return { ok: false, message: parsed };
     listed.push(parsed);
   }
+  const own = parseSignature(sig);
+  if (typeof own === "object" && own !== null) return own;
+  // The addresses carry no signature here: each keeps the one set for it on the owner's page.
+  return { ok: true, settings: { sendAs: listed, signature: own } };
+}
+
+/** One identity's signature as typed: null for blank, the text, or why it is refused (control characters, over 4 KB). */
+export function parseSignature(typed: string | undefined): string | null | { ok: false; message: string } {
+  const sig = (typed ?? "").replace(/\r\n?/g, "\n").replace(/\s+$/, "");
   if (CONTROL.test(sig.replace(/[\t\n]/g, ""))) return { ok: false, message: "The signature contains control characters." };
   if (new TextEncoder().encode(sig).length > MAX_SIGNATURE_BYTES) return { ok: false, message: "The signature is too long (at most 4 KB)." };
-  return { ok: true, settings: { sendAs: listed, signature: sig.trim() ? sig : null } };
+  return sig.trim() ? sig : null;
 }
