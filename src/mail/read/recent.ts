@@ -5,7 +5,7 @@ import { withMailbox } from "../imap/mailbox.ts";
 import { knownTop, rememberTop, viewStamp } from "../imap/top-uids.ts";
 import { searchRanges, summaries, uidPage, type Page } from "./pages.ts";
 import type { Summary } from "./summary.ts";
-import { cachedSummary, validityOf } from "./summary-cache.ts";
+import { keptSummary, validityOf } from "./summary-cache.ts";
 
 /** How many messages have a UID below `uid`: the sequence number of the last of them. */
 async function countBelow(client: ImapFlow, uid: number): Promise<number> {
@@ -74,7 +74,7 @@ export function knownNewest(client: ImapFlow, folder: string, limit: number): { 
   if (!uids) return null;
   const out: { uid: number; date: string | null }[] = [];
   for (let i = uids.length - 1; i >= 0; i--) {
-    const fixed = cachedSummary(client, box.path, validity, uids[i]!);
+    const fixed = keptSummary(client, box.path, validity, uids[i]!);
     if (!fixed) return null;
     out.push({ uid: fixed.uid, date: fixed.date });
   }
