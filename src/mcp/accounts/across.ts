@@ -7,7 +7,7 @@ import type { MailboxRef } from "../tools/context.ts";
 import { ToolInputError } from "../tools/result.ts";
 import { mergeEmails, mergeMailboxes, openSpanCursor } from "./merge.ts";
 import { askEach, type MailboxAnswer } from "./span.ts";
-import { askedOf, asPlanned, atOnce, counts, shortOnes, type Known, type Peek } from "./plan.ts";
+import { askedOf, asPlanned, counts, shortOnes, type Known, type Peek } from "./plan.ts";
 
 /** Asks one mailbox; `planned`: how many of its newest the merged page needs (./plan.ts), for a tool that can be asked so. */
 export type Ask = (ref: MailboxRef, args: Record<string, unknown>, planned?: number) => Promise<CallToolResult>;
@@ -43,7 +43,7 @@ export const acrossEmails = (cursorKey: Uint8Array): Across => async (args, refs
  */
 async function planned(open: readonly MailboxRef[], args: Record<string, unknown>,
   asking: (ref: MailboxRef, planned?: number) => Promise<CallToolResult>, peek: Peek): Promise<MailboxAnswer[]> {
-  const known = await Promise.all(open.map((ref) => atOnce(peek(ref, args))));
+  const known = open.map((ref) => peek(ref, args));
   if (known.some((k) => k === null)) return askEach(open, (ref) => asking(ref));
   const lists = known as Known[];
   const asked = askedOf(counts(lists, args.limit as number));

@@ -11,19 +11,12 @@ import type { MailboxAnswer } from "./span.ts";
 /** A mailbox's newest messages as its connection last saw them, newest first. */
 export type Known = readonly { uid: number; date: string | null }[];
 
-/** What a mailbox's connection knows of its newest `limit` in the call's folder, sending nothing; null when it does not know. */
-export type Peek = (ref: MailboxRef, args: Record<string, unknown>) => Promise<Known | null>;
-
 /**
- * The peek if it answers before the event loop's next turn, else null: an open connection answers
- * at once, and a mailbox whose connection must first be opened (or whose server is silent) is then
- * read in full, within the spanning read's budget (./span.ts), never waited for here.
+ * What a mailbox's open connection knows of its newest `limit` in the call's folder, sending and
+ * waiting for nothing; null when it does not know (a connection not open yet is then read in full,
+ * within the spanning read's bound and budget: ./span.ts).
  */
-export function atOnce(peeking: Promise<Known | null>): Promise<Known | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const later = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), 0); });
-  return Promise.race([peeking.catch(() => null), later]).finally(() => clearTimeout(timer));
-}
+export type Peek = (ref: MailboxRef, args: Record<string, unknown>) => Known | null;
 
 /** How many of each list's front the merged page of `limit` takes. */
 export function counts(lists: readonly Known[], limit: number): number[] {

@@ -20,7 +20,7 @@ type Result = CallToolResult | InputRequiredResult;
 export type MailboxAnswerFn = (args: Record<string, unknown>, ctx: ToolContext, planned?: number) => Promise<object>;
 
 /** What the mailbox's connection knows of the newest the call reads, sending nothing (./plan.ts); null: nothing for sure. */
-export type MailboxPeekFn = (args: Record<string, unknown>, ctx: ToolContext) => Promise<Known | null>;
+export type MailboxPeekFn = (args: Record<string, unknown>, ctx: ToolContext) => Known | null;
 
 export interface AccountCall {
   tool: AnyTool & { across?: Across; answer?: MailboxAnswerFn; peek?: MailboxPeekFn };
@@ -40,8 +40,11 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   }
   const resolved = resolveAccount(c.rows, c.args.account as string | undefined, c.tool.across !== undefined);
   if (resolved.kind === "all") {
+    // One context per mailbox for the call: a planned read peeks and then asks in the same one.
+    const contexts = new Map<number, ToolContext>();
+    const spanning = { ...c, contextFor: (ref: MailboxRef) => contexts.get(ref.position) ?? contexts.set(ref.position, c.contextFor(ref)).get(ref.position)! };
     const { peek } = c.tool;
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(c), c.grantId, peek && ((ref, args) => peek(args, c.contextFor(ref))));
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(spanning), c.grantId, peek && ((ref, args) => peek(args, spanning.contextFor(ref))));
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {

@@ -25,9 +25,9 @@ export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext,
   folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only, planned,
 }));
 
-/** The newest page's UIDs and dates as the connection knows them, for planning a read across mailboxes; null for other pages. */
+/** The newest page's UIDs and dates as the open connection knows them, for planning a read across mailboxes; null for other pages. */
 const knownPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext) =>
-  (args.unread_only || args.before_uid !== undefined ? Promise.resolve(null) : ctx.withImap(async (client) => knownNewest(client, args.folder, args.limit)));
+  (args.unread_only || args.before_uid !== undefined ? null : ctx.peekImap?.((client) => knownNewest(client, args.folder, args.limit)) ?? null);
 
 const tool = defineTool({
   name: "get_recent_emails",
