@@ -36,7 +36,8 @@ export async function searchableFolders(client: ImapFlow): Promise<string[]> {
   return folders.filter((f) => !SKIPPED.has(f.specialUse ?? "")).map((f) => f.path);
 }
 
-interface Head {
+/** A candidate match: its summary and its arrival time, the merge key. */
+export interface Head {
   summary: Summary;
   /** INTERNALDATE in ms: the merge key. */
   at: number;
@@ -50,21 +51,52 @@ interface FolderRun {
   more: boolean;
 }
 
+/** One mailbox's part of a search over every folder, before anything of it is shown. */
+export interface FolderRuns {
+  folders_searched: string[];
+  /** Searchable folders left out by the bound (known on a first page only). */
+  not_searched: string[];
+  total: number;
+  /** Up to `limit` candidates in merged order, newest first. */
+  heads: Head[];
+  /** Where each folder goes on once the first `shown` heads were shown (the rest come again). */
+  marksAfter(shown: number): FolderMark[];
+}
+
 /** `cursor`: the previous page's, already opened (decodeCursor) before any IMAP work. */
 export async function searchAll(client: ImapFlow, criteria: SearchCriteria, limit: number, cursor: AllCursor | null, seal: CursorSeal): Promise<AllSearchPage> {
-  const marks = cursor
-    ? cursor.folders
-    : (await searchableFolders(client)).slice(0, MAX_SEARCHED_FOLDERS).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
-  const runs: FolderRun[] = [];
-  for (const mark of marks) runs.push(await searchFolder(client, mark, criteria, limit));
-  const { page: emails, taken } = merge(runs, limit);
-  const next = runs.map((r, i) => advance(r, taken[i]!));
+  const runs = await searchFolders(client, criteria, limit, cursor?.folders ?? null, MAX_SEARCHED_FOLDERS);
+  const next = runs.marksAfter(runs.heads.length);
   return {
     folder: "*",
-    folders_searched: marks.map((m) => m.path),
-    total: runs.reduce((n, r) => n + r.count, 0),
-    emails,
+    folders_searched: runs.folders_searched,
+    total: runs.total,
+    emails: runs.heads.map((h) => h.summary),
     next_cursor: next.some((m) => m.before !== 0) ? encodeCursor(seal, { query: queryKey(criteria), folders: next }) : null,
+  };
+}
+
+/**
+ * Searches the folders `marks` name (null: the first `maxFolders` searchable ones, from their newest
+ * match) and merges their candidates; a search across mailboxes shows only a prefix of them.
+ */
+export async function searchFolders(client: ImapFlow, criteria: SearchCriteria, limit: number, marks: FolderMark[] | null,
+  maxFolders: number): Promise<FolderRuns> {
+  const all = marks ? null : await searchableFolders(client);
+  const from = marks ?? all!.slice(0, maxFolders).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
+  const runs: FolderRun[] = [];
+  for (const mark of from) runs.push(await searchFolder(client, mark, criteria, limit));
+  const order = merge(runs, limit);
+  return {
+    folders_searched: from.map((m) => m.path),
+    not_searched: all ? all.slice(maxFolders) : [],
+    total: runs.reduce((n, r) => n + r.count, 0),
+    heads: order.map(([i, k]) => runs[i]!.heads[k]!),
+    marksAfter: (shown) => {
+      const taken = runs.map(() => 0);
+      for (const [i] of order.slice(0, shown)) taken[i]!++;
+      return runs.map((r, i) => advance(r, taken[i]!));
+    },
   };
 }
 
@@ -95,23 +127,22 @@ async function searchFolder(client: ImapFlow, mark: FolderMark, criteria: Search
 /**
  * The page: repeatedly the newest head among the folders (ties: the folder listed first). Each
  * folder is consumed in its own order (highest UID first), so the cursor can say where it stopped.
- * Returns the page and how many heads each folder gave.
+ * Returns, in page order, which folder's which head.
  */
-function merge(runs: FolderRun[], limit: number): { page: Summary[]; taken: number[] } {
-  const page: Summary[] = [];
+function merge(runs: FolderRun[], limit: number): Array<[run: number, head: number]> {
+  const order: Array<[number, number]> = [];
   const taken = runs.map(() => 0);
   const head = (i: number) => runs[i]!.heads[taken[i]!];
-  while (page.length < limit) {
+  while (order.length < limit) {
     let best = -1;
     for (let i = 0; i < runs.length; i++) {
       const h = head(i);
       if (h && (best < 0 || h.at > head(best)!.at)) best = i;
     }
     if (best < 0) break;
-    page.push(head(best)!.summary);
-    taken[best]!++;
+    order.push([best, taken[best]!++]);
   }
-  return { page, taken };
+  return order;
 }
 
 /**
