@@ -1,7 +1,8 @@
 // search_emails with folder "*": every folder a person files mail in, newest first across them, in
 // pages that neither repeat nor skip a message (./search-cursor.ts). Each folder is searched on the
 // server; only the `limit` newest candidates of each are fetched, and a k-way merge by arrival time
-// (INTERNALDATE, set by the server, never by a sender) picks the page.
+// (./newest-first.ts) picks the page; each folder is consumed in its own order (highest UID first),
+// so the cursor can say where it stopped.
 import type { ImapFlow } from "imapflow";
 import { MailError } from "../errors.ts";
 import { isGmail } from "../imap/capabilities.ts";
@@ -10,6 +11,7 @@ import { fetchOwn, withMailbox } from "../imap/mailbox.ts";
 import { countOf, toSet, topBelow } from "../imap/uid-set.ts";
 import type { CursorSeal } from "./cursor-seal.ts";
 import { encodeCursor, MAX_SEARCHED_FOLDERS, queryKey, type AllCursor, type FolderMark } from "./search-cursor.ts";
+import { newestFirst, takenOf } from "./newest-first.ts";
 import { matchingRanges, type SearchCriteria } from "./search.ts";
 import { trustedAuthservIds } from "./sender/trust.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
@@ -86,15 +88,14 @@ export async function searchFolders(client: ImapFlow, criteria: SearchCriteria, 
   const from = marks ?? all!.slice(0, maxFolders).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
   const runs: FolderRun[] = [];
   for (const mark of from) runs.push(await searchFolder(client, mark, criteria, limit));
-  const order = merge(runs, limit);
+  const order = newestFirst(runs.map((r) => r.heads), limit);
   return {
     folders_searched: from.map((m) => m.path),
     not_searched: all ? all.slice(maxFolders) : [],
     total: runs.reduce((n, r) => n + r.count, 0),
     heads: order.map(([i, k]) => runs[i]!.heads[k]!),
     marksAfter: (shown) => {
-      const taken = runs.map(() => 0);
-      for (const [i] of order.slice(0, shown)) taken[i]!++;
+      const taken = takenOf(order, runs.length, shown);
       return runs.map((r, i) => advance(r, taken[i]!));
     },
   };
@@ -122,27 +123,6 @@ async function searchFolder(client: ImapFlow, mark: FolderMark, criteria: Search
     if (err instanceof MailError && err.kind === "not_found") return { mark: { ...mark, before: 0 }, count: 0, heads: [], more: false };
     throw err;
   }
-}
-
-/**
- * The page: repeatedly the newest head among the folders (ties: the folder listed first). Each
- * folder is consumed in its own order (highest UID first), so the cursor can say where it stopped.
- * Returns, in page order, which folder's which head.
- */
-function merge(runs: FolderRun[], limit: number): Array<[run: number, head: number]> {
-  const order: Array<[number, number]> = [];
-  const taken = runs.map(() => 0);
-  const head = (i: number) => runs[i]!.heads[taken[i]!];
-  while (order.length < limit) {
-    let best = -1;
-    for (let i = 0; i < runs.length; i++) {
-      const h = head(i);
-      if (h && (best < 0 || h.at > head(best)!.at)) best = i;
-    }
-    if (best < 0) break;
-    order.push([best, taken[best]!++]);
-  }
-  return order;
 }
 
 /**
