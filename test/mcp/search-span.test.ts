@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { searchableFolders, searchFolders } from "../../src/mail/read/search-all.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { loginImap } from "../support/imap.ts";
@@ -140,5 +141,21 @@ describe("cursors that are not this connection's spanning search's", () => {
     forged.m[0] = null;
     await refused(two, { cursor: `${kind}.${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${tag}` });
     expect(await refused(two, { cursor: mine, subject: `${T} at 9` })).toContain("other criteria");
+  });
+});
+
+describe("a mailbox's share of the folder bound (searchFolders)", () => {
+  test("the first `maxFolders` searchable folders are searched, the rest named as not searched", async () => {
+    const imap = await loginImap(h.dovecot, h.dovecot.users.alice);
+    try {
+      const all = await searchableFolders(imap);
+      expect(all.length).toBeGreaterThan(2);
+      const runs = await searchFolders(imap, { subject: T }, 10, null, 2);
+      expect(runs.folders_searched).toEqual(all.slice(0, 2));
+      expect(runs.not_searched).toEqual(all.slice(2));
+      expect(runs.marksAfter(0)).toHaveLength(2);
+    } finally {
+      await imap.logout();
+    }
   });
 });
