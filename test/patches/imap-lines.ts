@@ -144,6 +144,40 @@ export function fetchLine(rng: Rng): ImapLine {
   return { payload: Buffer.from(out.text), literals: out.literals };
 }
 
+/**
+ * A FETCH response of the header-field kind find_contacts reads ("* 7 FETCH (UID 7 BODY[HEADER.FIELDS
+ * (TO CC)] {98}\r\n)"), which the patched parser reads without its token parser, with near misses
+ * of that shape (another case, a partial, a quoted value, NIL, odd spacing) and some broken.
+ */
+export function headerFetchLine(rng: Rng): ImapLine {
+  const out = new LineWriter(false);
+  out.write(`* ${rng.chance(0.9) ? rng.between(1, 5000) : number(rng)} ${rng.chance(0.95) ? "FETCH" : "fetch"} (`);
+  const pairs = rng.between(1, 4);
+  for (let i = 0; i < pairs; i++) {
+    if (i > 0) out.write(rng.chance(0.95) ? " " : rng.pick(["  ", ""]));
+    switch (rng.int(8)) {
+      case 0: case 1: out.write(`UID ${rng.chance(0.9) ? rng.between(1, 99999) : number(rng)}`); break;
+      case 2: out.write(`RFC822.SIZE ${number(rng)}`); break;
+      case 3: out.write(rng.chance(0.3) ? `MODSEQ (${number(rng)})` : `UID ${rng.between(1, 99999)}`); break;
+      default: {
+        const name = rng.pick(["BODY", "BODY", "BODY", "BINARY", "body", "BODY.PEEK", "RFC822", "X-BODY"]);
+        const fields = rng.chance(0.7) ? rng.pick(["TO CC BCC DATE", "FROM DATE", "X-Original-To"]) : rng.pick(["FROM", "NIL", "\"TO\"", "TO  CC", ""]);
+        const section = rng.chance(0.8) ? `HEADER.FIELDS (${fields})` : rng.pick(["HEADER", "1.MIME", "", "HEADER.FIELDS TO", "1.2"]);
+        out.write(`${rng.chance(0.7) ? "BODY" : name}[${section}]`);
+        if (rng.chance(0.05)) out.write(rng.pick(["<0>", "<0.10>"]));
+        out.write(" ");
+        const block = Buffer.from(rng.pick(["To: a@b.example\r\n\r\n", "\r\n", "From: \"Zoë\" <z@x.example>\r\nDate: 1 Jan 2024\r\n\r\n", ""]));
+        if (rng.chance(0.8)) out.literal(block, `{${block.length}}\r\n`);
+        else if (rng.chance(0.7)) literal(rng, out);
+        else out.write(rng.pick(['"To: x"', "NIL", "{2}\r\n", "12"]));
+      }
+    }
+  }
+  out.write(rng.pick([")", ")", ")", ")", ") ", "", "))"]));
+  const text = rng.chance(0.15) ? breakLine(rng, out.text) : out.text;
+  return { payload: Buffer.from(text, rng.chance(0.5) ? "utf8" : "latin1"), literals: out.literals };
+}
+
 /** A line as text, for a failure message (its bytes as latin1, so that none is hidden). */
 export function showLine(line: ImapLine): unknown {
   const text = (bytes: Buffer | string) => (typeof bytes === "string" ? bytes : bytes.toString("latin1"));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 import { forAll, PROPERTY_TIMEOUT } from "../support/seeded.ts";
 import { unpatchedCopy, type UnpatchedCopy } from "../support/unpatched.ts";
-import { imapLine, showLine, type ImapLine } from "./imap-lines.ts";
+import { headerFetchLine, imapLine, showLine, type ImapLine } from "./imap-lines.ts";
 import { difference, outcome } from "./outcome.ts";
 
 type Parse = (payload: Buffer | string, options?: { literals?: Buffer[] }) => Promise<unknown>;
@@ -16,6 +16,7 @@ type Compile = (response: unknown, options?: { isLogging?: boolean }) => Promise
 let copy: UnpatchedCopy;
 const parsers: Record<"unpatched" | "patched", Parse> = {} as never;
 const compilers: Record<"unpatched" | "patched", Compile> = {} as never;
+let fastFetch: (payload: Buffer, options: { literals?: Buffer[] }) => unknown;
 
 beforeAll(async () => {
   copy = unpatchedCopy("imapflow");
@@ -23,6 +24,7 @@ beforeAll(async () => {
     parsers[side] = (await import(join(dir, "dist/esm/handler/imap-parser.js"))).default;
     compilers[side] = (await import(join(dir, "dist/esm/handler/imap-compiler.js"))).default;
   }
+  fastFetch = (await import(join(copy.installedDir, "dist/esm/handler/imap-parser.js"))).fastFetch;
 });
 afterAll(() => copy?.remove());
 
@@ -62,6 +64,29 @@ test("same trees and same errors as the unpatched parser on generated response l
   });
   // Both outcomes are exercised: the generator is not only producing errors (or only trees).
   expect(parsed / ran).toBeWithin(0.3, 0.9);
+}, PROPERTY_TIMEOUT);
+
+test("header-field FETCH lines: the fast path (no token parser) gives the unpatched tree, or leaves the line to the token parser", async () => {
+  let fast = 0;
+  const ran = await forAll({
+    name: "imapflow FETCH fast path",
+    count: 20_000,
+    generate: headerFetchLine,
+    show: showLine,
+    async check(line) {
+      const unpatched = await parse("unpatched", line);
+      const differs = difference(unpatched, await parse("patched", line));
+      if (differs) return differs;
+      const literals = [...(line.literals ?? [])];
+      const tree = fastFetch(line.payload as Buffer, { literals });
+      if (tree === null) return null;
+      fast++;
+      if (literals.length !== 0) return `the fast path left ${literals.length} literals in the queue`;
+      return difference(unpatched, { value: tree });
+    },
+  });
+  // The generator reaches the fast path often, and its near misses often enough.
+  expect(fast / ran).toBeWithin(0.2, 0.8);
 }, PROPERTY_TIMEOUT);
 
 test("NIL is an atom of three letters in any case: no character upper-cases into N, I or L at another length", () => {

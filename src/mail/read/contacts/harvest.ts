@@ -5,15 +5,16 @@
 // change, UID SEARCH ANSWERED (RFC 3501 §6.4.4) and the From/Date fields of the answered UIDs not
 // counted yet, the newest ANSWERED_WINDOW. Fields, not ENVELOPE: BODY.PEEK[HEADER.FIELDS (…)]
 // (RFC 3501 §6.4.5) is one literal per message, where ENVELOPE is nested lists the server builds
-// and imapflow's parser walks; the addresses are parsed here (../../mime/header-block.ts).
-import type { FetchMessageObject, ImapFlow } from "imapflow";
-import { fetchOwn, withMailbox } from "../../imap/mailbox.ts";
+// and imapflow's parser walks; each answer is counted as it arrives (./field-fetch.ts), its
+// addresses parsed here (./block-fields.ts, ../../mime/headers.ts).
+import type { ImapFlow } from "imapflow";
+import { withMailbox } from "../../imap/mailbox.ts";
 import { toSet } from "../../imap/uid-set.ts";
 import { MailError } from "../../errors.ts";
-import { headerBlock } from "../../mime/header-block.ts";
 import { addressField } from "../../mime/headers.ts";
-import type { Address } from "../display-addresses.ts";
-import { countMessage, type Tally } from "./tally.ts";
+import { BlockFields } from "./block-fields.ts";
+import { fetchFieldBlocks } from "./field-fetch.ts";
+import { countMessage, keyed, type Keyed, type Tally } from "./tally.ts";
 
 /** The newest \Sent messages a first call reads. */
 export const SENT_WINDOW = 20_000;
@@ -43,31 +44,35 @@ async function statusOf(client: ImapFlow, path: string): Promise<Status> {
 }
 
 /**
- * Reads the fetched fields of one harvest's messages. The same To or From value comes back many
- * times (the people written to most), so each distinct value is parsed once, up to MEMO values.
+ * Counts header blocks into `tally`: the addresses of `fields` and the Date. The same To or From
+ * value comes back many times (the people written to most), so each distinct value is parsed once,
+ * up to MEMO values.
  */
-function fieldReader(): (msg: FetchMessageObject, keys: readonly string[]) => { addresses: Address[]; date: number } {
-  const memo = new Map<string, Address[]>();
+function blockCounter(tally: Tally, fields: readonly string[]): (block: Buffer) => void {
+  const reader = new BlockFields([...fields, "date"]);
+  const memo = new Map<string, Keyed[]>();
+  const groups: Keyed[][] = fields.map(() => []);
   const parse = (value: string) => {
     let parsed = memo.get(value);
     if (!parsed) {
-      parsed = addressField(value);
+      parsed = keyed(addressField(value));
       if (memo.size >= MEMO) memo.clear();
       memo.set(value, parsed);
     }
     return parsed;
   };
-  return (msg, keys) => {
-    const block = headerBlock(msg.headers);
-    const date = Date.parse(block.getFirst("date"));
-    return { addresses: keys.flatMap((k) => parse(block.getFirst(k))), date: Number.isFinite(date) ? date : 0 };
+  return (block) => {
+    reader.read(block);
+    for (let i = 0; i < fields.length; i++) groups[i] = parse(reader.values[i]!);
+    const date = Date.parse(reader.values[fields.length]!);
+    countMessage(tally, groups, Number.isFinite(date) ? date : 0);
   };
 }
 
 const MEMO = 5_000;
-const RECIPIENTS = ["to", "cc", "bcc"];
-const SENT_FIELDS = [...RECIPIENTS, "date"];
-const ANSWERED_FIELDS = ["from", "date"];
+const SENT_FIELDS = ["to", "cc", "bcc"];
+const ANSWERED_FIELDS = ["from"];
+const wire = (fields: readonly string[]) => [...fields, "date"].map((f) => f.toUpperCase());
 
 /**
  * Counts the recipients (To, Cc, Bcc) of \Sent messages not seen before `mark` into `tally`; a new
@@ -80,16 +85,15 @@ export async function harvestSent(client: ImapFlow, path: string, mark: FolderMa
   if (!same) tally.clear();
   const from = same ? mark.uidNext : 1;
   if (s.messages === 0 || s.uidNext <= from) return { uidValidity: s.uidValidity, uidNext: Math.max(from, s.uidNext), modseq: s.modseq };
-  const read = fieldReader();
+  const count = blockCounter(tally, SENT_FIELDS);
   const seen = await withMailbox(client, path, async (box) => {
     let top = from - 1;
     for (const [range, byUid] of from > 1 ? uidChunks(from, s.uidNext - 1) : seqChunks(Math.max(1, box.exists - SENT_WINDOW + 1), box.exists)) {
-      for (const msg of await fetchOwn(client, range, { uid: true, headers: SENT_FIELDS }, byUid)) {
-        if (msg.uid < from) continue;
-        const { addresses, date } = read(msg, RECIPIENTS);
-        countMessage(tally, addresses, date);
-        top = Math.max(top, msg.uid);
-      }
+      await fetchFieldBlocks(client, range, byUid, wire(SENT_FIELDS), (uid, block) => {
+        if (uid < from) return;
+        count(block);
+        top = Math.max(top, uid);
+      });
     }
     return top;
   }, { readOnly: true, freshness: "none" });
@@ -136,14 +140,15 @@ export async function harvestAnswered(client: ImapFlow, state: AnsweredState, ta
     const answered = ((await client.search({ answered: true }, { uid: true })) || []).sort((a, b) => a - b).slice(-ANSWERED_WINDOW);
     const fresh = answered.filter((uid) => !counted.has(uid));
     if (fresh.length === 0) return;
-    const read = fieldReader();
+    const count = blockCounter(tally, ANSWERED_FIELDS);
     for (let i = 0; i < fresh.length; i += CHUNK) {
       const part = fresh.slice(i, i + CHUNK);
-      for (const msg of await fetchOwn(client, toSet(part), { uid: true, headers: ANSWERED_FIELDS }, true, new Set(part))) {
-        const { addresses, date } = read(msg, ["from"]);
-        countMessage(tally, addresses, date);
-        counted.add(msg.uid);
-      }
+      const wanted = new Set(part);
+      await fetchFieldBlocks(client, toSet(part), true, wire(ANSWERED_FIELDS), (uid, block) => {
+        if (!wanted.has(uid) || counted.has(uid)) return;
+        count(block);
+        counted.add(uid);
+      });
     }
   }, { readOnly: true, freshness: "none" });
   return { mark, counted };

@@ -1,6 +1,6 @@
 // The people of a mailbox's own history, counted (find_contacts): how often the person wrote to an
 // address (\Sent) or answered mail from it (INBOX, \Answered), and when last. Pure: the IMAP side
-// (./harvest.ts) feeds it envelopes; ranking and matching are here.
+// (./harvest.ts) feeds it the addresses of header fields; ranking and matching are here.
 import type { Address } from "../display-addresses.ts";
 
 export interface Tallied {
@@ -17,22 +17,56 @@ export interface Tallied {
 /** Addresses (lower case) to what was counted for them. */
 export type Tally = Map<string, Tallied>;
 
-/** Counts one message for each of its addresses (each address once per message). */
-export function countMessage(tally: Tally, addresses: readonly Address[], date: number): void {
-  const seen = new Set<string>();
-  for (const a of addresses) {
-    if (!a.address) continue;
-    const key = a.address.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const t = tally.get(key) ?? { name: null, address: a.address, count: 0, last: 0, namedAt: -1 };
-    t.count++;
-    t.last = Math.max(t.last, date);
-    if (a.name && date >= t.namedAt) {
-      t.name = a.name;
-      t.namedAt = date;
+/** An address as counted: with its tally key (the address in lower case), made once per distinct header value. */
+export interface Keyed {
+  name: string | null;
+  address: string;
+  key: string;
+}
+
+/** The addresses of a parsed field that have one, keyed. */
+export const keyed = (addresses: readonly Address[]): Keyed[] =>
+  addresses.flatMap((a) => (a.address ? [{ name: a.name, address: a.address, key: a.address.toLowerCase() }] : []));
+
+/** Past this many addresses in one message, repeats are found with a Set rather than by looking back. */
+const LOOK_BACK = 8;
+
+/** Counts one message for each address of `groups` (its fields' addresses), each address once per message. */
+export function countMessage(tally: Tally, groups: ReadonlyArray<readonly Keyed[]>, date: number): void {
+  let total = 0;
+  for (const g of groups) total += g.length;
+  const seen = total > LOOK_BACK ? new Set<string>() : null;
+  for (let gi = 0; gi < groups.length; gi++) {
+    const group = groups[gi]!;
+    for (let ai = 0; ai < group.length; ai++) {
+      const a = group[ai]!;
+      if (seen ? seen.has(a.key) : countedBefore(groups, gi, ai, a.key)) continue;
+      seen?.add(a.key);
+      bump(tally, a, date);
     }
-    tally.set(key, t);
+  }
+}
+
+/** `key` is among the addresses before groups[gi][ai]. */
+function countedBefore(groups: ReadonlyArray<readonly Keyed[]>, gi: number, ai: number, key: string): boolean {
+  for (let g = 0; g <= gi; g++) {
+    const group = groups[g]!;
+    for (let a = 0; a < (g === gi ? ai : group.length); a++) if (group[a]!.key === key) return true;
+  }
+  return false;
+}
+
+function bump(tally: Tally, a: Keyed, date: number): void {
+  let t = tally.get(a.key);
+  if (!t) {
+    t = { name: null, address: a.address, count: 0, last: 0, namedAt: -1 };
+    tally.set(a.key, t);
+  }
+  t.count++;
+  t.last = Math.max(t.last, date);
+  if (a.name && date >= t.namedAt) {
+    t.name = a.name;
+    t.namedAt = date;
   }
 }
 
