@@ -3,15 +3,16 @@
 // tool's own handler, then merge (./merge.ts).
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { grantCursorKey } from "../../mail/read/cursor-seal.ts";
-import type { MailboxRef } from "../tools/context.ts";
+import type { MailboxRef, ToolContext } from "../tools/context.ts";
 import { ToolInputError } from "../tools/result.ts";
 import { mergeEmails, mergeMailboxes, openSpanCursor } from "./merge.ts";
 import { askEach, type MailboxAnswer } from "./span.ts";
 
 export type Ask = (ref: MailboxRef, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** A tool's read across mailboxes: its args, every mailbox, how to ask one, and the connection's grant. */
-export type Across = (args: Record<string, unknown>, refs: readonly MailboxRef[], ask: Ask, grantId: string) => Promise<CallToolResult>;
+/** A tool's read across mailboxes: its args, every mailbox, how to ask one, the connection's grant, and a mailbox's context (for a read that is not the tool's handler). */
+export type Across = (args: Record<string, unknown>, refs: readonly MailboxRef[], ask: Ask, grantId: string,
+  contextFor: (ref: MailboxRef) => ToolContext) => Promise<CallToolResult>;
 
 const nameOf = (ref: MailboxRef) => ref.account ?? `mailbox ${ref.position + 1}`;
 

@@ -30,7 +30,7 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   }
   const resolved = resolveAccount(c.rows, c.args.account as string | undefined, c.tool.across !== undefined);
   if (resolved.kind === "all") {
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>, c.grantId);
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>, c.grantId, c.contextFor);
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {
