@@ -1,7 +1,8 @@
 // search_emails with folder "*": every folder a person files mail in, newest first across them, in
 // pages that neither repeat nor skip a message (./search-cursor.ts). Each folder is searched on the
 // server; only the `limit` newest candidates of each are fetched, and a k-way merge by arrival time
-// (INTERNALDATE, set by the server, never by a sender) picks the page.
+// (./newest-first.ts) picks the page; each folder is consumed in its own order (highest UID first),
+// so the cursor can say where it stopped.
 import type { ImapFlow } from "imapflow";
 import { MailError } from "../errors.ts";
 import { isGmail } from "../imap/capabilities.ts";
@@ -10,6 +11,7 @@ import { fetchOwn, withMailbox } from "../imap/mailbox.ts";
 import { countOf, toSet, topBelow } from "../imap/uid-set.ts";
 import type { CursorSeal } from "./cursor-seal.ts";
 import { encodeCursor, MAX_SEARCHED_FOLDERS, queryKey, type AllCursor, type FolderMark } from "./search-cursor.ts";
+import { newestFirst, takenOf } from "./newest-first.ts";
 import { matchingRanges, type SearchCriteria } from "./search.ts";
 import { trustedAuthservIds } from "./sender/trust.ts";
 import { SUMMARY_QUERY, toSummary, type Summary } from "./summary.ts";
@@ -36,7 +38,8 @@ export async function searchableFolders(client: ImapFlow): Promise<string[]> {
   return folders.filter((f) => !SKIPPED.has(f.specialUse ?? "")).map((f) => f.path);
 }
 
-interface Head {
+/** A candidate match: its summary and its arrival time, the merge key. */
+export interface Head {
   summary: Summary;
   /** INTERNALDATE in ms: the merge key. */
   at: number;
@@ -50,21 +53,51 @@ interface FolderRun {
   more: boolean;
 }
 
+/** One mailbox's part of a search over every folder, before anything of it is shown. */
+export interface FolderRuns {
+  folders_searched: string[];
+  /** Searchable folders left out by the bound (known on a first page only). */
+  not_searched: string[];
+  total: number;
+  /** Up to `limit` candidates in merged order, newest first. */
+  heads: Head[];
+  /** Where each folder goes on once the first `shown` heads were shown (the rest come again). */
+  marksAfter(shown: number): FolderMark[];
+}
+
 /** `cursor`: the previous page's, already opened (decodeCursor) before any IMAP work. */
 export async function searchAll(client: ImapFlow, criteria: SearchCriteria, limit: number, cursor: AllCursor | null, seal: CursorSeal): Promise<AllSearchPage> {
-  const marks = cursor
-    ? cursor.folders
-    : (await searchableFolders(client)).slice(0, MAX_SEARCHED_FOLDERS).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
-  const runs: FolderRun[] = [];
-  for (const mark of marks) runs.push(await searchFolder(client, mark, criteria, limit));
-  const { page: emails, taken } = merge(runs, limit);
-  const next = runs.map((r, i) => advance(r, taken[i]!));
+  const runs = await searchFolders(client, criteria, limit, cursor?.folders ?? null, MAX_SEARCHED_FOLDERS);
+  const next = runs.marksAfter(runs.heads.length);
   return {
     folder: "*",
-    folders_searched: marks.map((m) => m.path),
-    total: runs.reduce((n, r) => n + r.count, 0),
-    emails,
+    folders_searched: runs.folders_searched,
+    total: runs.total,
+    emails: runs.heads.map((h) => h.summary),
     next_cursor: next.some((m) => m.before !== 0) ? encodeCursor(seal, { query: queryKey(criteria), folders: next }) : null,
+  };
+}
+
+/**
+ * Searches the folders `marks` name (null: the first `maxFolders` searchable ones, from their newest
+ * match) and merges their candidates; a search across mailboxes shows only a prefix of them.
+ */
+export async function searchFolders(client: ImapFlow, criteria: SearchCriteria, limit: number, marks: FolderMark[] | null,
+  maxFolders: number): Promise<FolderRuns> {
+  const all = marks ? null : await searchableFolders(client);
+  const from = marks ?? all!.slice(0, maxFolders).map((path): FolderMark => ({ path, uidValidity: null, before: null }));
+  const runs: FolderRun[] = [];
+  for (const mark of from) runs.push(await searchFolder(client, mark, criteria, limit));
+  const order = newestFirst(runs.map((r) => r.heads), limit);
+  return {
+    folders_searched: from.map((m) => m.path),
+    not_searched: all ? all.slice(maxFolders) : [],
+    total: runs.reduce((n, r) => n + r.count, 0),
+    heads: order.map(([i, k]) => runs[i]!.heads[k]!),
+    marksAfter: (shown) => {
+      const taken = takenOf(order, runs.length, shown);
+      return runs.map((r, i) => advance(r, taken[i]!));
+    },
   };
 }
 
@@ -90,28 +123,6 @@ async function searchFolder(client: ImapFlow, mark: FolderMark, criteria: Search
     if (err instanceof MailError && err.kind === "not_found") return { mark: { ...mark, before: 0 }, count: 0, heads: [], more: false };
     throw err;
   }
-}
-
-/**
- * The page: repeatedly the newest head among the folders (ties: the folder listed first). Each
- * folder is consumed in its own order (highest UID first), so the cursor can say where it stopped.
- * Returns the page and how many heads each folder gave.
- */
-function merge(runs: FolderRun[], limit: number): { page: Summary[]; taken: number[] } {
-  const page: Summary[] = [];
-  const taken = runs.map(() => 0);
-  const head = (i: number) => runs[i]!.heads[taken[i]!];
-  while (page.length < limit) {
-    let best = -1;
-    for (let i = 0; i < runs.length; i++) {
-      const h = head(i);
-      if (h && (best < 0 || h.at > head(best)!.at)) best = i;
-    }
-    if (best < 0) break;
-    page.push(head(best)!.summary);
-    taken[best]!++;
-  }
-  return { page, taken };
 }
 
 /**

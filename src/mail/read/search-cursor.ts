@@ -28,12 +28,18 @@ export interface AllCursor {
 
 // s2: sealed (s1 cursors were not, and are refused).
 const KIND = "s2";
-const schema = z.object({
-  q: z.string().max(32),
-  f: z.array(z.tuple([z.string().max(1000), z.string().max(20).nullable(), z.number().int().min(0).max(4_294_967_296).nullable()]))
-    .max(MAX_SEARCHED_FOLDERS)
-    .refine((f) => new Set(f.map(([path]) => path)).size === f.length, "a folder appears twice"),
-});
+
+/** One folder mark as a cursor writes it: [path, uidValidity, before]; at most `max` of them, each folder once. */
+export const folderMarksSchema = (max: number) =>
+  z.array(z.tuple([z.string().max(1000), z.string().max(20).nullable(), z.number().int().min(0).max(4_294_967_296).nullable()]))
+    .max(max)
+    .refine((f) => new Set(f.map(([path]) => path)).size === f.length, "a folder appears twice");
+
+export type MarkTuple = [path: string, uidValidity: string | null, before: number | null];
+export const toTuple = (m: FolderMark): MarkTuple => [m.path, m.uidValidity, m.before];
+export const fromTuple = ([path, uidValidity, before]: MarkTuple): FolderMark => ({ path, uidValidity, before });
+
+const schema = z.object({ q: z.string().max(32), f: folderMarksSchema(MAX_SEARCHED_FOLDERS) });
 
 /** A short digest of the criteria, the same for the same search whatever the order of its keys. */
 export function queryKey(c: SearchCriteria): string {
@@ -42,7 +48,7 @@ export function queryKey(c: SearchCriteria): string {
 }
 
 export function encodeCursor(seal: CursorSeal, c: AllCursor): string {
-  const body = { q: c.query, f: c.folders.map((m) => [m.path, m.uidValidity, m.before]) };
+  const body = { q: c.query, f: c.folders.map(toTuple) };
   return sealCursor(seal, KIND, JSON.stringify(body));
 }
 
@@ -59,5 +65,5 @@ export function decodeCursor(seal: CursorSeal, text: string, criteria: SearchCri
     throw bad();
   }
   if (parsed.q !== queryKey(criteria)) throw new InputError("cursor", "belongs to a search with other criteria; repeat the criteria of the first page, or start again without cursor");
-  return { query: parsed.q, folders: parsed.f.map(([path, uidValidity, before]) => ({ path, uidValidity, before })) };
+  return { query: parsed.q, folders: parsed.f.map(fromTuple) };
 }

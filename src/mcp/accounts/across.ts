@@ -3,7 +3,7 @@
 // tool's own handler, then merge (./merge.ts).
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { grantCursorKey } from "../../mail/read/cursor-seal.ts";
-import type { MailboxRef } from "../tools/context.ts";
+import type { MailboxRef, ToolContext } from "../tools/context.ts";
 import { ToolInputError } from "../tools/result.ts";
 import { mergeEmails, mergeMailboxes, openSpanCursor } from "./merge.ts";
 import { askEach, type MailboxAnswer } from "./span.ts";
@@ -14,15 +14,16 @@ export type Ask = (ref: MailboxRef, args: Record<string, unknown>, planned?: num
 
 /**
  * A tool's read across mailboxes: its args, every mailbox, how to ask one, the connection's grant,
- * and, for a tool that can plan its first page (get_recent_emails), how to peek at what a mailbox's
- * connection knows.
+ * a mailbox's context (for a read that is not the tool's handler), and, for a tool that can plan its
+ * first page (get_recent_emails), how to peek at what a mailbox's open connection knows.
  */
-export type Across = (args: Record<string, unknown>, refs: readonly MailboxRef[], ask: Ask, grantId: string, peek?: Peek) => Promise<CallToolResult>;
+export type Across = (args: Record<string, unknown>, refs: readonly MailboxRef[], ask: Ask, grantId: string,
+  contextFor: (ref: MailboxRef) => ToolContext, peek?: Peek) => Promise<CallToolResult>;
 
 const nameOf = (ref: MailboxRef) => ref.account ?? `mailbox ${ref.position + 1}`;
 
 /** get_recent_emails and search_emails: one page newest first by date, one cursor for the merged order. */
-export const acrossEmails = (cursorKey: Uint8Array): Across => async (args, refs, ask, grantId, peek) => {
+export const acrossEmails = (cursorKey: Uint8Array): Across => async (args, refs, ask, grantId, _contextFor, peek) => {
   if (args.before_uid !== undefined) throw new ToolInputError("before_uid pages one mailbox; across mailboxes pass the previous next_cursor as cursor, or name an account");
   if (args.folder === "*") throw new ToolInputError('account: folder "*" searches every folder of one mailbox; name the account');
   const seal = { key: grantCursorKey(cursorKey, grantId), mailbox: "span" };

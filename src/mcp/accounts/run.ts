@@ -44,7 +44,8 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
     const contexts = new Map<number, ToolContext>();
     const spanning = { ...c, contextFor: (ref: MailboxRef) => contexts.get(ref.position) ?? contexts.set(ref.position, c.contextFor(ref)).get(ref.position)! };
     const { peek } = c.tool;
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(spanning), c.grantId, peek && ((ref, args) => peek(args, spanning.contextFor(ref))));
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(spanning), c.grantId, spanning.contextFor,
+      peek && ((ref, args) => peek(args, spanning.contextFor(ref))));
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {

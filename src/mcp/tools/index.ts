@@ -82,6 +82,7 @@ import { toolRegistry } from "./registry.ts";
 import { listAccounts } from "./read/list-accounts.ts";
 import { withAccount } from "../accounts/with-account.ts";
 import { acrossEmails, acrossMailboxes } from "../accounts/across.ts";
+import { acrossSearch } from "../accounts/search-span.ts";
 import { NO_IDENTITIES, type IdentityLookup } from "./write/sender.ts";
 import { systemClock, type Clock } from "../../clock.ts";
 import { ContactsCache } from "../../mail/read/contacts/cache.ts";
@@ -118,7 +119,7 @@ export const mcpTools = ({
   listAccounts,
   withAccount(listMailboxes, acrossMailboxes),
   withAccount(getRecentEmails, acrossEmails(cursorKey)),
-  withAccount(searchEmailsTool(cursorKey), acrossEmails(cursorKey)),
+  withAccount(searchEmailsTool(cursorKey), acrossSearch(cursorKey)),
   ...[getEmailTool(identities), getThreadTool(identities), getAttachment, getChangesTool(cursorKey), findContactsTool({ contacts, identities, clock }),
     draftEmail(identities), sendEmail(identities), updateDraft(identities), sendDraft, respondToInvitation(identities), unsubscribeTool(web, identities),
     markAsRead, flagEmail, labelEmail, moveEmail, trashEmail, archiveEmail, createFolder, renameFolder, deleteFolder]

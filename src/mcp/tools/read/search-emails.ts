@@ -43,10 +43,18 @@ const inputSchema = {
   cursor: z.string().max(400_000).optional().describe('With folder "*": the previous page\'s next_cursor, exactly as it came.'),
 };
 
-const criteriaOf = (a: ToolArgs<typeof inputSchema>): SearchCriteria => ({
-  from: a.from, to: a.to, cc: a.cc, subject: a.subject, text: a.text, since: a.since, before: a.before, unread: a.unread,
-  flagged: a.flagged, answered: a.answered, hasAttachment: a.has_attachment, largerThan: a.larger_than, smallerThan: a.smaller_than,
-});
+export type SearchArgs = ToolArgs<typeof inputSchema>;
+
+/** The criteria of a call; an argument error when it gives none (also for the search across mailboxes). */
+export function criteriaOf(a: SearchArgs): SearchCriteria {
+  if (!CRITERIA.some((k) => a[k] !== undefined)) {
+    throw new ToolInputError(`give at least one search criterion: ${CRITERIA.join(", ")}. To list the newest messages use get_recent_emails.`);
+  }
+  return {
+    from: a.from, to: a.to, cc: a.cc, subject: a.subject, text: a.text, since: a.since, before: a.before, unread: a.unread,
+    flagged: a.flagged, answered: a.answered, hasAttachment: a.has_attachment, largerThan: a.larger_than, smallerThan: a.smaller_than,
+  };
+}
 
 /** `cursorKey`: the service's cursor key (src/mail/read/cursor-seal.ts cursorKeyOf), from the composition root. */
 export const searchEmailsTool = (cursorKey: Uint8Array) => defineTool({
@@ -72,9 +80,6 @@ export const searchEmailsTool = (cursorKey: Uint8Array) => defineTool({
     annotations: READ_ONLY,
   },
   handler: async (args, ctx) => {
-    if (!CRITERIA.some((k) => args[k] !== undefined)) {
-      throw new ToolInputError(`give at least one search criterion: ${CRITERIA.join(", ")}. To list the newest messages use get_recent_emails.`);
-    }
     const criteria = criteriaOf(args);
     if (args.folder === "*") {
       if (args.before_uid !== undefined) throw new ToolInputError('before_uid pages one folder; with folder "*" pass the previous next_cursor as cursor');
