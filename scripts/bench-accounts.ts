@@ -9,7 +9,7 @@ import type { MailAccount } from "../src/mail/account.ts";
 import { SPAN_MAILBOX_BUDGET_MS } from "../src/mcp/accounts/span.ts";
 import { startLatencyRelay } from "../test/support/latency-relay.ts";
 import { connectClient } from "../test/support/mcp-client.ts";
-import { ms, rawCaller, startServer, timeTogether, verdict } from "./bench-lib.ts";
+import { ms, rawCaller, startServer, timeTogether, verdict, type ServerProc } from "./bench-lib.ts";
 
 const ITER = Number(process.env.BENCH_ACCOUNTS_ITERATIONS ?? 40);
 const RTT = Number(process.env.BENCH_RTT_MS ?? 20);
@@ -51,10 +51,18 @@ async function spanVsSingle(where: string, accounts: MailAccount[], folder: stri
     const ratio = span!.p50 / slowest;
     const rts = rtt ? ` (${(span!.p50 / rtt).toFixed(1)} RTs)` : "";
     console.log(`${where.padEnd(14)} spanning p50 ${ms(span!.p50)} ms${rts}, slowest single ${ms(slowest)} ms, ratio ${ratio.toFixed(2)}  ${verdict(ratio <= 1.3)}`);
+    if (!rtt) console.log(`${"".padEnd(14)} server CPU per call: spanning ${await cpuPerCall(server, fns[0]!)} µs, single ${await cpuPerCall(server, fns[1]!)} µs (less moved by others' load than p50)`);
   } finally {
     await client.close();
     server.kill();
   }
+}
+
+/** The server's CPU time (user + system) per call of `fn`, over ITER calls one after another. */
+async function cpuPerCall(server: ServerProc, fn: () => Promise<unknown>): Promise<number> {
+  const before = await server.cpuMicros();
+  for (let i = 0; i < ITER; i++) await fn();
+  return Math.round(((await server.cpuMicros()) - before) / ITER);
 }
 
 /**

@@ -42,6 +42,7 @@ export function toolContext(deps: McpServerDeps, auth: AuthInfo, { tokenId, gran
     scopes: auth.scopes,
     // imapflow refuses some argument values itself (a line break in a folder name): say so in words.
     withImap: (fn, options) => deps.mail.imap.withClient(key, account, (client) => fn(client).catch((err) => { throw plainImapError(err); }), options),
+    peekImap: (fn) => deps.mail.imap.ifOpen(key, fn),
     account,
     content: contentReaders(tokenId, deps.mail.content),
     reserveAttachments: (bytes) => deps.sendBudget.reserve(tokenId, bytes),

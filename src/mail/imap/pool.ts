@@ -79,6 +79,15 @@ export class ImapPool {
     return { open: this.openCount, max: this.options.maxConnections, ...this.counts };
   }
 
+  /**
+   * fn on the token's connection if it is open and usable now, else null: nothing is opened, sent or
+   * waited for (a look at what the connection already knows, e.g. a spanning read's plan).
+   */
+  ifOpen<T>(tokenId: string, fn: (c: ImapFlow) => T): T | null {
+    const client = this.entries.get(tokenId)?.client;
+    return client?.usable ? fn(client) : null;
+  }
+
   /** Runs fn with the token's connection. Every failure comes out as a MailError where it is the server's. */
   async withClient<T>(tokenId: string, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, opts: WithClientOptions = {}): Promise<T> {
     const entry = this.entryFor(tokenId);

@@ -6,7 +6,7 @@ import { fetchOwn } from "../imap/mailbox.ts";
 import { parseSet, rangesOf, toSet, topBelow, type Range } from "../imap/uid-set.ts";
 import { cachedSummary, rememberSummary, validityOf } from "./summary-cache.ts";
 import { observeInbox, trustedAuthservIds } from "./sender/trust.ts";
-import { FLAGS_QUERY, fixedSummary, SUMMARY_QUERY, withFlags, type Summary } from "./summary.ts";
+import { FLAGS_QUERY, fixedSummary, SUMMARY_QUERY, withFlags, type FixedSummary, type Summary } from "./summary.ts";
 
 export interface Page {
   folder: string;
@@ -30,9 +30,20 @@ export async function summaries(
   const wanted = Array.isArray(range) ? new Set(range) : undefined;
   const validity = validityOf(client);
   const uids = Array.isArray(range) ? range : byUid ? expected : undefined;
-  const kept = validity !== null && !!uids?.length && uids.every((uid) => cachedSummary(client, folder, validity, uid));
-  const page = kept ? await flagsOnly(client, folder, validity!, set, wanted) : await whole(client, folder, validity, set, byUid, wanted);
+  const kept = validity !== null && uids?.length ? keptSummaries(client, folder, validity, uids) : null;
+  const page = kept ? await flagsOnly(client, folder, validity!, set, kept, wanted) : await whole(client, folder, validity, set, byUid, wanted);
   return page.sort((a, b) => b.uid - a.uid).slice(0, limit);
+}
+
+/** The kept fixed summaries of every one of `uids`, looked up once each; null when any is not kept. */
+function keptSummaries(client: ImapFlow, folder: string, validity: string, uids: readonly number[]): Map<number, FixedSummary> | null {
+  const kept = new Map<number, FixedSummary>();
+  for (const uid of uids) {
+    const fixed = cachedSummary(client, folder, validity, uid);
+    if (!fixed) return null;
+    kept.set(uid, fixed);
+  }
+  return kept;
 }
 
 /** Every summary item fetched (a first listing); the fixed parts kept for the next one. */
@@ -51,13 +62,14 @@ async function whole(client: ImapFlow, folder: string, validity: string | null, 
  * Flags (and labels) of the set, with the kept fixed parts. A message the server adds to a UID range
  * meanwhile (new mail above the known top) is fetched whole: a round trip more, only then.
  */
-async function flagsOnly(client: ImapFlow, folder: string, validity: string, set: string, wanted?: Set<number>): Promise<Summary[]> {
+async function flagsOnly(client: ImapFlow, folder: string, validity: string, set: string, kept: ReadonlyMap<number, FixedSummary>,
+  wanted?: Set<number>): Promise<Summary[]> {
   const current = await fetchOwn(client, set, FLAGS_QUERY, true, wanted);
-  const missing = current.map((m) => m.uid).filter((uid) => !cachedSummary(client, folder, validity, uid));
+  const missing = current.map((m) => m.uid).filter((uid) => !kept.has(uid) && !cachedSummary(client, folder, validity, uid));
   const fetched = missing.length ? await whole(client, folder, validity, toSet(missing), true, new Set(missing)) : [];
   const fresh = new Map(fetched.map((s) => [s.uid, s]));
   return current.flatMap((m) => {
-    const fixed = fresh.get(m.uid) ?? cachedSummary(client, folder, validity, m.uid);
+    const fixed = fresh.get(m.uid) ?? kept.get(m.uid) ?? cachedSummary(client, folder, validity, m.uid);
     return fixed ? [withFlags(fixed, m)] : []; // expunged between the two commands
   });
 }

@@ -5,6 +5,7 @@ import { withMailbox } from "../imap/mailbox.ts";
 import { knownTop, rememberTop, viewStamp } from "../imap/top-uids.ts";
 import { searchRanges, summaries, uidPage, type Page } from "./pages.ts";
 import type { Summary } from "./summary.ts";
+import { keptSummary, validityOf } from "./summary-cache.ts";
 
 /** How many messages have a UID below `uid`: the sequence number of the last of them. */
 async function countBelow(client: ImapFlow, uid: number): Promise<number> {
@@ -19,6 +20,12 @@ export interface RecentQuery {
   limit: number;
   beforeUid: number | null;
   unreadOnly: boolean;
+  /**
+   * A read across mailboxes that knows, from dates this connection already holds, that its merged
+   * page takes only this many of the folder's newest (../../mcp/accounts/plan.ts): while the known
+   * top holds, only they are fetched and the page is that many long; otherwise `limit` as usual.
+   */
+  planned?: number;
 }
 
 /**
@@ -33,8 +40,10 @@ export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Pa
     if (q.unreadOnly) return uidPage(client, box, await searchRanges(client, { seen: false }), q);
     const newest = known(box);
     if (newest !== null) {
-      const emails = await summaries(client, box.path, `${newest[0]}:*`, q.limit, true, newest);
-      if (emails.length === Math.min(q.limit, box.exists)) return topPage(box, emails);
+      const want = q.planned === undefined ? newest : newest.slice(-Math.max(1, q.planned));
+      // "lowest:*" brings anything that arrived above the known top too: then the count differs.
+      const emails = await summaries(client, box.path, `${want[0]}:*`, q.limit, true, want);
+      if (emails.length === Math.min(want.length, box.exists)) return topPage(box, emails);
     }
     const top = q.beforeUid === null ? box.exists : await countBelow(client, q.beforeUid);
     if (top === 0) return { folder: box.path, emails: [], next_before_uid: null };
@@ -49,6 +58,27 @@ export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Pa
     // Unread only: a flag change may add a message to the page or take one off it.
     flagChanges: q.unreadOnly ? "any" : "shown",
   });
+}
+
+/**
+ * The newest `limit` messages of `folder` as this connection last saw them, newest first, with their
+ * dates (fixed for a UID: ./summary-cache.ts), sending nothing; null unless the folder is the one
+ * selected and its top and every summary are known (../imap/top-uids.ts). A guess to plan by: the
+ * read that follows checks it.
+ */
+export function knownNewest(client: ImapFlow, folder: string, limit: number): { uid: number; date: string | null }[] | null {
+  const box = client.mailbox;
+  const validity = validityOf(client);
+  if (!box || box.path !== folder || validity === null) return null;
+  const uids = knownTop(client, box.path, box.exists, limit);
+  if (!uids) return null;
+  const out: { uid: number; date: string | null }[] = [];
+  for (let i = uids.length - 1; i >= 0; i--) {
+    const fixed = keptSummary(client, box.path, validity, uids[i]!);
+    if (!fixed) return null;
+    out.push({ uid: fixed.uid, date: fixed.date });
+  }
+  return out;
 }
 
 /** The newest page of a folder: older messages remain when the folder holds more than the page. */

@@ -39,6 +39,11 @@ export function cachedSummary(client: ImapFlow, path: string, uidValidity: strin
   return found;
 }
 
+/** The fixed summary of `uid` if kept, leaving its place in the LRU order alone (a look that uses nothing). */
+export function keptSummary(client: ImapFlow, path: string, uidValidity: string, uid: number): FixedSummary | undefined {
+  return caches.get(client)?.get(keyOf(path, uidValidity, uid));
+}
+
 /**
  * A copy of `s` that holds only its own characters. A string cut out of a longer one (imapflow's
  * tokenizer slices each value out of the whole response line) is a view that keeps that whole line

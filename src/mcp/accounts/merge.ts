@@ -22,25 +22,56 @@ export function openSpanCursor(seal: CursorSeal, text: string | undefined): Span
 
 type Tagged = Summary & { account: string };
 
-const time = (s: Summary) => (s.date ? Date.parse(s.date) : 0) || 0;
+/** The latest date a 24-character ISO 8601 form holds (year 9999). */
+const LAST = 253_402_300_799_999;
+
+/**
+ * A summary's date as a key that sorts as time does: its ISO 8601 text (toISOString, which every
+ * summary's date is) compares in time order while the year has four digits (ECMA-262 §21.4.1.32);
+ * an extended year is clamped into that range. Comparing text spares a Date.parse per message,
+ * ~1.3 µs each, a third of the merge.
+ */
+export function sortKey(s: Pick<Summary, "date">): string {
+  if (!s.date) return "";
+  if (s.date.length === 24) return s.date;
+  return new Date(Math.min(Math.max(Date.parse(s.date) || 0, 0), LAST)).toISOString();
+}
+
+/**
+ * Which mailbox each of the merged page's messages comes from, in order: each mailbox's list (its
+ * sort keys, in its own order) taken from the front, the newest front first, the earlier mailbox on
+ * a tie. ./plan.ts plans by the same order.
+ */
+export function mergeOrder(keys: readonly (readonly string[])[], limit: number): number[] {
+  const taken = keys.map(() => 0);
+  const order: number[] = [];
+  while (order.length < limit) {
+    let best = -1;
+    for (let i = 0; i < keys.length; i++) {
+      if (taken[i]! < keys[i]!.length && (best < 0 || keys[i]![taken[i]!]! > keys[best]![taken[best]!]!)) best = i;
+    }
+    if (best < 0) break;
+    order.push(best);
+    taken[best]!++;
+  }
+  return order;
+}
 
 /** The merged page of `limit` summaries, the cursor for the rest, and the structured answer. */
 export function mergeEmails(answers: readonly MailboxAnswer[], before: SpanPosition | null, limit: number, seal: CursorSeal,
   base: Record<string, unknown>): CallToolResult {
-  const queues: { account: string; emails: Tagged[]; next: number | null; taken: number }[] = [];
+  const queues: { account: string; emails: Summary[]; keys: string[]; next: number | null; taken: number }[] = [];
   for (const a of answers) {
     if ("error" in a) continue;
-    const account = a.ref.account ?? `mailbox ${a.ref.position + 1}`;
-    const emails = ((a.structured.emails ?? []) as Summary[]).map((e) => ({ ...e, account }));
-    queues.push({ account, emails, next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
+    const emails = (a.structured.emails ?? []) as Summary[];
+    queues.push({ account: a.ref.account ?? `mailbox ${a.ref.position + 1}`, emails, keys: emails.map(sortKey),
+      next: (a.structured.next_before_uid as number | null) ?? null, taken: 0 });
   }
-  const page: Tagged[] = [];
-  while (page.length < limit) {
-    let best: (typeof queues)[number] | null = null;
-    for (const q of queues) if (q.taken < q.emails.length && (!best || time(q.emails[q.taken]!) > time(best.emails[best.taken]!))) best = q;
-    if (!best) break;
-    page.push(best.emails[best.taken++]!);
-  }
+  // Only what the page keeps is copied with its account: the rest of each mailbox's answer is dropped.
+  const page: Tagged[] = mergeOrder(queues.map((q) => q.keys), limit).map((i) => {
+    const q = queues[i]!;
+    return { ...q.emails[q.taken++]!, account: q.account };
+  });
   const position: SpanPosition = { ...(before ?? {}) };
   let more = false;
   for (const q of queues) {

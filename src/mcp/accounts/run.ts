@@ -7,13 +7,23 @@ import type { MailboxRow } from "../../store/grant-mailboxes.ts";
 import type { MailboxRef, ToolContext } from "../tools/context.ts";
 import type { AnyTool } from "../tools/registry.ts";
 import { toolError } from "../tools/result.ts";
-import type { Across } from "./across.ts";
+import type { Across, Ask } from "./across.ts";
+import type { Known } from "./plan.ts";
 import { refOf, resolveAccount } from "./resolve.ts";
 
 type Result = CallToolResult | InputRequiredResult;
 
+/**
+ * A spanning read's answer from one mailbox without its readable text: the merge words one text for
+ * the merged page, so each mailbox's own would be built only to be thrown away.
+ */
+export type MailboxAnswerFn = (args: Record<string, unknown>, ctx: ToolContext, planned?: number) => Promise<object>;
+
+/** What the mailbox's connection knows of the newest the call reads, sending nothing (./plan.ts); null: nothing for sure. */
+export type MailboxPeekFn = (args: Record<string, unknown>, ctx: ToolContext) => Known | null;
+
 export interface AccountCall {
-  tool: AnyTool & { across?: Across };
+  tool: AnyTool & { across?: Across; answer?: MailboxAnswerFn; peek?: MailboxPeekFn };
   args: Record<string, unknown>;
   rows: readonly MailboxRow[];
   grantId: string;
@@ -30,7 +40,12 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   }
   const resolved = resolveAccount(c.rows, c.args.account as string | undefined, c.tool.across !== undefined);
   if (resolved.kind === "all") {
-    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>, c.grantId, c.contextFor);
+    // One context per mailbox for the call: a planned read peeks and then asks in the same one.
+    const contexts = new Map<number, ToolContext>();
+    const spanning = { ...c, contextFor: (ref: MailboxRef) => contexts.get(ref.position) ?? contexts.set(ref.position, c.contextFor(ref)).get(ref.position)! };
+    const { peek } = c.tool;
+    return c.tool.across!(c.args, resolved.refs.map((r) => r.ref), askOf(spanning), c.grantId, spanning.contextFor,
+      peek && ((ref, args) => peek(args, spanning.contextFor(ref))));
   }
   const { ref, row } = resolved;
   if (c.tool.kind === "write" && row.access === "read") {
@@ -40,4 +55,11 @@ export async function runForAccounts(c: AccountCall): Promise<Result> {
   return ref.several && ref.account && "structuredContent" in result && result.structuredContent && !result.isError
     ? { ...result, structuredContent: { ...result.structuredContent, account: ref.account } }
     : result;
+}
+
+/** How a spanning read asks one mailbox: the tool's `answer` when it has one, else the whole tool. */
+function askOf(c: AccountCall): Ask {
+  const { answer } = c.tool;
+  if (!answer) return (ref, args) => c.run(args, c.contextFor(ref)) as Promise<CallToolResult>;
+  return async (ref, args, planned) => ({ content: [], structuredContent: (await answer(args, c.contextFor(ref), planned)) as Record<string, unknown> });
 }

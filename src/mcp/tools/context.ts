@@ -26,6 +26,12 @@ export interface ToolContext {
    * fn twice could do a write twice (send, append, move).
    */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
+  /**
+   * fn on the pooled connection if it is open now, else null; it opens, sends and waits for nothing,
+   * so fn may only read what the connection already knows (a spanning read's plan). Optional: a
+   * context without it knows nothing.
+   */
+  peekImap?<T>(fn: (client: ImapFlow) => T): T | null;
   /** HTML→text and PDF→text helpers, on this token's share of them (src/mail/content/helper/pool.ts). */
   content: ContentReaders;
   /** The mailbox credentials behind the token, unsealed on first use and kept while it is active (src/mail/credentials.ts). */
