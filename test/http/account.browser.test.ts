@@ -84,11 +84,45 @@ describe("/account in Chromium", () => {
     }
     await page.reload();
     expect(await page.textContent("body")).toContain("to bob@example.test; in Drafts");
+    expect(await page.textContent("#held")).toContain("“owner page: held”");
     expect(await page.textContent("#activity")).toContain("owner:revoke");
+
+    // Sent or deleted in the mail app, the page cannot know: the person dismisses it (asked first).
+    await page.locator("#held").getByRole("button", { name: "Dismiss" }).click();
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Yes, do it" }).click());
+    expect(await page.textContent("#held")).not.toContain("owner page: held");
+    expect(await page.textContent("#held")).toContain("None.");
 
     await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Sign out" }).click());
     expect(await page.locator("#account-sign-in").count()).toBe(1);
     await context.close();
+  }, 60_000);
+
+  test("an address to send as and its own signature, set on the page: a message from it carries that signature once", async () => {
+    const token = await connectAs("alice", "direct");
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await signIn(page);
+    await page.locator("#identities summary").click(); // a closed <details> until opened
+    await page.fill("#send_as", "Alice at Work <alice.work@example.test>");
+    await page.getByRole("button", { name: "Save addresses and signature" }).click();
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Yes, do it" }).click());
+    await page.fill("#signature-0", "Alice, **work** desk");
+    await page.getByRole("button", { name: "Save this signature" }).click();
+    await loadedAgain(page, `${srv.baseUrl}/account`, () => page.getByRole("button", { name: "Yes, do it" }).click());
+    expect(await page.inputValue("#signature-0")).toBe("Alice, **work** desk");
+    expect(await page.textContent("#activity")).toContain("owner:signature");
+    await context.close();
+    const client = await connectClient(srv.mcpUrl, token);
+    try {
+      const before = h.smtp.messages.length;
+      await callOk(client, "send_email", { to: "bob@example.test", from: "alice.work@example.test", subject: "from the work address", text: "Hello" });
+      const raw = h.smtp.messages.slice(before).map((m) => m.raw.toString("utf8")).join("");
+      expect(raw).toContain("alice.work@example.test");
+      expect(raw.split("-- \r\nAlice, work desk").length - 1).toBe(1); // the text part: the delimiter line, then the signature once
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 
   test("the page refuses to be framed", async () => {
