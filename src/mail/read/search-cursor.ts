@@ -54,16 +54,28 @@ export function encodeCursor(seal: CursorSeal, c: AllCursor): string {
 
 /** The cursor's content; an InputError naming `cursor` for anything this server did not make for this grant. */
 export function decodeCursor(seal: CursorSeal, text: string, criteria: SearchCriteria): AllCursor {
-  const bad = () => new InputError("cursor", "is not a cursor of this server's search_emails for this mailbox (pass next_cursor exactly as it came)");
-  const body = openCursor(seal, KIND, text);
-  if (body === null) throw bad();
-  let parsed: z.infer<typeof schema>;
+  const parsed = openSearchCursor(seal, KIND, text, schema, criteria, "for this mailbox");
+  return { query: parsed.q, folders: parsed.f.map(fromTuple) };
+}
+
+/**
+ * A search cursor's body (this one's or ./search-span-cursor.ts'): opened, checked against `body`
+ * and against the criteria it was made for. An InputError naming `cursor` for anything this server
+ * did not make `whose` (the refusal's words: "for this mailbox"), or that `fits` refuses.
+ */
+export function openSearchCursor<S extends z.ZodType<{ q: string }>>(seal: CursorSeal, kind: string, text: string, body: S,
+  criteria: SearchCriteria, whose: string, fits: (b: z.infer<S>) => boolean = () => true): z.infer<S> {
+  const bad = () => new InputError("cursor", `is not a cursor of this server's search_emails ${whose} (pass next_cursor exactly as it came)`);
+  const opened = openCursor(seal, kind, text);
+  if (opened === null) throw bad();
+  let parsed: z.infer<S>;
   try {
-    // Sealed by this server, so well-formed; checked again all the same: the bound is the tool's own.
-    parsed = schema.parse(JSON.parse(body));
+    // Sealed by this server, so well-formed; checked again all the same: the bounds are the tool's own.
+    parsed = body.parse(JSON.parse(opened));
   } catch {
     throw bad();
   }
+  if (!fits(parsed)) throw bad();
   if (parsed.q !== queryKey(criteria)) throw new InputError("cursor", "belongs to a search with other criteria; repeat the criteria of the first page, or start again without cursor");
-  return { query: parsed.q, folders: parsed.f.map(fromTuple) };
+  return parsed;
 }

@@ -6,9 +6,8 @@
 // mailboxes together hold at most MAX_SEARCHED_FOLDERS marks, as one mailbox's cursor does, which
 // keeps it within the `cursor` argument's bound.
 import { z } from "zod";
-import { InputError } from "../errors.ts";
-import { openCursor, sealCursor, type CursorSeal } from "./cursor-seal.ts";
-import { folderMarksSchema, fromTuple, MAX_SEARCHED_FOLDERS, queryKey, toTuple, type FolderMark } from "./search-cursor.ts";
+import { sealCursor, type CursorSeal } from "./cursor-seal.ts";
+import { folderMarksSchema, fromTuple, MAX_SEARCHED_FOLDERS, openSearchCursor, toTuple, type FolderMark } from "./search-cursor.ts";
 import type { SearchCriteria } from "./search.ts";
 
 /** Where one mailbox stands: its folder marks (all 0 when it has no more), or null: from the start (it never answered). */
@@ -37,17 +36,6 @@ export function encodeSpanCursor(seal: CursorSeal, c: SpanCursor): string {
 
 /** The cursor's content for `count` mailboxes; an InputError naming `cursor` for anything this server did not make for them. */
 export function decodeSpanCursor(seal: CursorSeal, text: string, criteria: SearchCriteria, count: number): SpanCursor {
-  const bad = () => new InputError("cursor", "is not a cursor of this server's search_emails across this connection's mailboxes (pass next_cursor exactly as it came)");
-  const body = openCursor(seal, KIND, text);
-  if (body === null) throw bad();
-  let parsed: z.infer<typeof schema>;
-  try {
-    // Sealed by this server, so well-formed; checked again all the same: the bounds are the tool's own.
-    parsed = schema.parse(JSON.parse(body));
-  } catch {
-    throw bad();
-  }
-  if (parsed.m.length !== count) throw bad();
-  if (parsed.q !== queryKey(criteria)) throw new InputError("cursor", "belongs to a search with other criteria; repeat the criteria of the first page, or start again without cursor");
+  const parsed = openSearchCursor(seal, KIND, text, schema, criteria, "across this connection's mailboxes", (b) => b.m.length === count);
   return { query: parsed.q, mailboxes: parsed.m.map((e) => e?.map(fromTuple) ?? null) };
 }
