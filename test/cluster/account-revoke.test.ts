@@ -8,7 +8,7 @@ import { storesOver } from "../../src/store/store.ts";
 import { testDeps } from "../support/app.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { freshDatabaseUrl } from "../support/stores.ts";
-import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields, type Handler } from "../oauth/flow.ts";
+import { aliceFields, obtainToken, postForm, type Handler } from "../oauth/flow.ts";
 
 let h: Harness;
 const dbs: Db[] = [];
@@ -31,13 +31,7 @@ afterAll(async () => {
   for (const db of dbs) await db.close();
 });
 
-async function connectAlice(app: Handler): Promise<string> {
-  const verifier = newVerifier();
-  const ids = formIds(await (await authorize(app, authorizeQuery(verifier))).text());
-  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids, { send: "direct" }));
-  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
-  return ((await (await postForm(app, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string }).access_token;
-}
+const connectAlice = async (app: Handler): Promise<string> => (await obtainToken(app, h, { send: "direct" })).token;
 
 const get = (app: Handler, path: string, cookie: string) => app.handle(new Request(`http://localhost${path}`, { headers: { cookie } }));
 const mcpStatus = async (app: Handler, token: string) => (await app.handle(new Request("http://localhost/mcp", {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
-import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
+import { aliceFields, obtainToken, postForm } from "../oauth/flow.ts";
 
 let h: Harness;
 let srv: TestServer;
@@ -16,14 +16,7 @@ beforeAll(async () => {
 
 afterAll(async () => { await srv?.stop(); });
 
-async function connectAlice(send: string): Promise<string> {
-  const app = srv.deps.app;
-  const verifier = newVerifier();
-  const ids = formIds(await (await authorize(app, authorizeQuery(verifier))).text());
-  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids, { send }));
-  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
-  return ((await (await postForm(app, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string }).access_token;
-}
+const connectAlice = async (send: string): Promise<string> => (await obtainToken(srv.deps.app, h, { send })).token;
 
 async function send(token: string, subject: string): Promise<string> {
   const client = await connectClient(srv.mcpUrl, token);

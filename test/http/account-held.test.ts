@@ -13,7 +13,7 @@ import { migrate } from "../../src/store/schema.ts";
 import { storesOver } from "../../src/store/store.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
-import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
+import { aliceFields, obtainToken, postForm } from "../oauth/flow.ts";
 
 let h: Harness, srv: TestServer, db: Db, dir: string;
 
@@ -29,14 +29,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-async function connectAlice(send: string): Promise<string> {
-  const app = srv.deps.app;
-  const verifier = newVerifier();
-  const ids = formIds(await (await authorize(app, authorizeQuery(verifier))).text());
-  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids, { send }));
-  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
-  return ((await (await postForm(app, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string }).access_token;
-}
+const connectAlice = async (send: string): Promise<string> => (await obtainToken(srv.deps.app, h, { send })).token;
 
 async function call<T>(token: string, tool: string, args: Record<string, unknown>): Promise<T> {
   const client = await connectClient(srv.mcpUrl, token);

@@ -9,7 +9,7 @@ import { launchChromium, loadedAgain } from "../support/browser.ts";
 import type { FakeClient } from "../support/fake-oauth/server.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { startTestServer, type TestServer } from "../support/mcp-client.ts";
-import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
+import { authorize, obtainToken } from "../oauth/flow.ts";
 
 let h: Harness;
 let srv: TestServer;
@@ -33,11 +33,7 @@ afterAll(async () => {
 
 async function connectAs(who: "alice" | "bob"): Promise<void> {
   const u = h.dovecot.users[who];
-  const verifier = newVerifier();
-  const ids = formIds(await (await authorize(srv.deps.app, authorizeQuery(verifier))).text());
-  const res = await postForm(srv.deps.app, "/oauth/connect", aliceFields(h, ids, { email: u.email, password: u.pass, send: "direct" }));
-  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
-  expect((await postForm(srv.deps.app, "/oauth/token", tokenFields(code, verifier))).status).toBe(200);
+  expect((await obtainToken(srv.deps.app, h, { email: u.email, password: u.pass, send: "direct" })).token).toBeTruthy(); // throws unless 200
 }
 
 const counts = async () => {

@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { fillAlice, launchChromium, loadedAgain } from "../support/browser.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import { callOk, connectClient, startTestServer, type TestServer } from "../support/mcp-client.ts";
-import { aliceFields, authorize, authorizeQuery, formIds, newVerifier, postForm, tokenFields } from "../oauth/flow.ts";
+import { obtainToken } from "../oauth/flow.ts";
 
 let h: Harness;
 let srv: TestServer;
@@ -24,13 +24,8 @@ afterAll(async () => {
 }, 30_000);
 
 async function connectAs(who: "alice" | "bob", send: string): Promise<string> {
-  const app = srv.deps.app;
   const u = h.dovecot.users[who];
-  const verifier = newVerifier();
-  const ids = formIds(await (await authorize(app, authorizeQuery(verifier))).text());
-  const res = await postForm(app, "/oauth/connect", aliceFields(h, ids, { email: u.email, password: u.pass, send }));
-  const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
-  return ((await (await postForm(app, "/oauth/token", tokenFields(code, verifier))).json()) as { access_token: string }).access_token;
+  return (await obtainToken(srv.deps.app, h, { email: u.email, password: u.pass, send })).token;
 }
 
 const mcpStatus = async (token: string) => (await fetch(srv.mcpUrl, {

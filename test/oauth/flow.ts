@@ -83,8 +83,9 @@ export function tokenFields(code: string, verifier: string, overrides: Record<st
   return Object.fromEntries(Object.entries(base).filter((e): e is [string, string] => e[1] !== null));
 }
 
-export async function obtainToken(app: Handler, h: Harness) {
-  const { code, verifier } = await obtainCode(app, h);
+/** The whole flow to an access token; `fields` overrides the setup form's (another user, a send policy). */
+export async function obtainToken(app: Handler, h: Harness, fields?: Record<string, string>) {
+  const { code, verifier } = await obtainCode(app, h, { fields });
   const res = await postForm(app, "/oauth/token", tokenFields(code, verifier));
   if (res.status !== 200) throw new Error(`token answered ${res.status}: ${await res.text()}`);
   const body = (await res.json()) as { access_token: string };
