@@ -9,7 +9,15 @@ import { GMAIL_CAPS, gmailHandlers, type GmailState } from "./fake-gmail.ts";
 export interface Script {
   /** Send the greeting (false: accept the TCP connection and stay silent). */
   greet?: boolean;
+  /** Greet with PREAUTH (RFC 3501 §7.1.4): already authenticated; a LOGIN is then refused with BAD. */
+  preauth?: boolean;
   login?: "ok" | "refuse" | "hang";
+  /**
+   * Answer LOGIN after a moment and lose every line that came meanwhile, as a login process that
+   * hands the connection to another process without its read buffer would: commands pipelined
+   * behind LOGIN go unanswered.
+   */
+  loseAfterLogin?: boolean;
   /**
    * "ok-then-drop": answers the first FETCH, drops the connection on the second. "huge-subject":
    * answers with a subject literal of `hugeBytes` (default 50 MB), really sent, as a hostile server would.
@@ -92,6 +100,7 @@ function plainHandlers(script: Script): Record<string, Reply> {
   return {
     CAPABILITY: (s, tag) => void s.write(`* CAPABILITY ${CAPS}\r\n${tag} OK done\r\n`),
     LOGIN: (s, tag) => {
+      if (script.preauth) return void s.write(`${tag} BAD already authenticated\r\n`);
       if (script.login === "hang") return true;
       if (script.login === "refuse") return void s.write(`${tag} NO [AUTHENTICATIONFAILED] Invalid credentials (fake)\r\n`);
       s.write(`${tag} OK [CAPABILITY ${CAPS}] Logged in\r\n`);
@@ -191,20 +200,27 @@ function selectReply(tag: string, permanentFlags?: string): string {
 function serve(socket: Socket, script: Script, received: Record<string, number>): void {
   socket.on("error", () => {});
   if (script.greet === false) return;
-  socket.write(`* OK [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
+  socket.write(`* ${script.preauth ? "PREAUTH" : "OK"} [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
   const table = handlers(script);
   let buffer = "";
+  let losing = false;
   socket.on("data", (chunk) => {
     buffer += chunk.toString("latin1");
     let nl;
     while ((nl = buffer.indexOf("\r\n")) >= 0) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 2);
+      if (losing) continue;
       const [tag = "*", ...rest] = line.split(" ");
       // "UID FETCH" and "UID SEARCH" are answered like their plain forms.
       const words = rest[0]?.toUpperCase() === "UID" ? rest.slice(1) : rest;
       const name = words[0]?.toUpperCase() ?? "";
       received[name] = (received[name] ?? 0) + 1;
+      if (name === "LOGIN" && script.loseAfterLogin) {
+        losing = true;
+        setTimeout(() => { losing = false; socket.write(`${tag} OK [CAPABILITY ${PLAIN_CAPS}] Logged in\r\n`); }, 30); // the hand-over
+        continue;
+      }
       const handler = table[name];
       if (!handler) socket.write(`${tag} BAD unknown command\r\n`);
       else if (handler(socket, tag, words.slice(1).join(" "), words !== rest)) return;

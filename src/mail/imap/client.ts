@@ -7,6 +7,10 @@ import type { ImapFlow, ImapFlowOptions } from "imapflow";
 import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
+import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
+import { finishEarly, loginAnswer, sendEarly, type EarlyClient, type EarlyPlan, type EarlyStart } from "./early-session.ts";
+import type { ServerFacts } from "./server-facts.ts";
+import { expandSet } from "./uid-set.ts";
 
 /** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
 export interface ViewTracking extends FlagCounters {
@@ -29,6 +33,8 @@ export interface ViewTracking extends FlagCounters {
   highestModseq: bigint;
   /** When set, the UIDs of VANISHED (EARLIER) responses (RFC 7162 §3.2.10) are collected here. */
   earlier?: number[];
+  /** The folder the connection's start EXAMINEd for its first call (./early-session.ts); ./mailbox.ts takes it once. */
+  preselected?: string;
 }
 
 export interface ClientOptions {
@@ -40,6 +46,10 @@ export interface ClientOptions {
   probeAfterLogin: boolean;
   /** With an access token: the SASL mechanism to use when the server offers both (imapflow would take OAUTHBEARER). */
   sasl?: "xoauth2" | "oauthbearer";
+  /** LOGIN (and the first folder's EXAMINE) to write before the greeting (./early-session.ts). */
+  early?: EarlyPlan | null;
+  /** Told what the greeting showed of the server (./server-facts.ts). */
+  learn?: (facts: Partial<ServerFacts>) => void;
 }
 
 type Internals = {
@@ -69,7 +79,9 @@ async function load() {
     shown?: Shown;
     highestModseq = 0n;
     earlier?: number[];
+    preselected?: string;
     readonly #client: ClientOptions;
+    #early?: EarlyStart;
 
     streamError?: Error & { code?: string };
     /**
@@ -97,7 +109,14 @@ async function load() {
     // matter for paths a caller types without one, and list_mailboxes returns full paths.
     async startSession(): Promise<void> {
       const self = this as unknown as Internals;
+      const learn = this.#client.learn ?? (() => {});
+      if (this.#early && await finishEarly(this as unknown as EarlyClient, this.#early, learn)) {
+        if (this.#early.opened && this.mailbox) this.preselected = this.mailbox.path;
+        self.usable = true;
+        return;
+      }
       await self.run("CAPABILITY");
+      if (this.capabilities.size) learn({ loginDisabled: this.capabilities.has("LOGINDISABLED") });
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       chooseOAuthMechanism(this.capabilities, this.#client.sasl);
@@ -105,6 +124,21 @@ async function load() {
       await self.run("CAPABILITY"); // sends nothing when LOGIN's OK carried them (Dovecot, Gmail)
       if (this.#client.probeAfterLogin) await self.run("NAMESPACE");
       self.usable = true;
+    }
+
+    // Called by imapflow once the TCP or TLS connection is up (before the greeting): the first turn
+    // of an early start goes out here.
+    setEventHandlers(): void {
+      (ImapFlow.prototype as any).setEventHandlers.call(this);
+      if (this.#client.early && !this.#early) this.#early = sendEarly(this as unknown as EarlyClient, this.#client.early);
+    }
+
+    // Before the greeting no response answers a command, though an early EXAMINE is in flight: the
+    // greeting (OK, PREAUTH or BYE) goes to imapflow's greeting handlers, never to the EXAMINE's.
+    getUntaggedHandler(command: string, attributes: unknown): unknown {
+      const self = this as unknown as { greetingReceived?: boolean; untaggedHandlers: Record<string, unknown>; normalizeUntaggedCommand(c: string, a: unknown): string };
+      if (!self.greetingReceived) return self.untaggedHandlers[self.normalizeUntaggedCommand(command, attributes)];
+      return (ImapFlow.prototype as any).getUntaggedHandler.call(this, command, attributes);
     }
 
     // imapflow LISTs and LSUBs a folder it has not listed before its first SELECT, only to copy
@@ -129,6 +163,10 @@ async function load() {
     // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
     async handleResponse(data: ResponseItem): Promise<boolean> {
       if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.#early && !this.#early.login.settled) {
+        const answer = loginAnswer(data.payload);
+        if (answer) this.#early.login.settle(answer); // imapflow still reads its [CAPABILITY] code, and ignores the tag
+      }
       const self = this as unknown as Internals;
       const request = self.currentRequest;
       if (request) {
@@ -178,38 +216,6 @@ async function load() {
     }
   }
   return TrackedImapFlow;
-}
-
-/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
-function expandSet(set: string): number[] {
-  const out: number[] = [];
-  for (const part of set.split(",")) {
-    const [a = 0, b = a] = part.split(":").map(Number);
-    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
-  }
-  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
-}
-
-/**
- * LOGIN (RFC 3501 §6.2.3) is one round trip; imapflow prefers AUTHENTICATE PLAIN or LOGIN, which without
- * SASL-IR (RFC 4959, which imapflow does not use) take two or three. imapflow's choice stays for passwords LOGIN cannot
- * carry as a plain quoted string, and wherever the server disables LOGIN.
- */
-function chooseLogin(caps: Map<string, unknown>, auth: ImapFlowOptions["auth"]): void {
-  if (!auth || auth.loginMethod || !("pass" in auth) || typeof auth.pass !== "string") return;
-  if (caps.has("LOGINDISABLED")) return;
-  if (/^[\x20-\x7e]*$/.test(auth.pass) && /^[\x20-\x7e]*$/.test(auth.user)) auth.loginMethod = "LOGIN";
-}
-
-/**
- * imapflow picks OAUTHBEARER whenever the server offers it; a provider configured for XOAUTH2 (the
- * one Microsoft and Google document) gets XOAUTH2. Only the pre-login capability list is touched:
- * the CAPABILITY after login replaces it.
- */
-function chooseOAuthMechanism(caps: Map<string, unknown>, sasl: ClientOptions["sasl"]): void {
-  if (!sasl || !caps.has("AUTH=OAUTHBEARER") || !(caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"))) return;
-  if (sasl === "xoauth2") caps.delete("AUTH=OAUTHBEARER");
-  else { caps.delete("AUTH=XOAUTH2"); caps.delete("AUTH=XOAUTH"); }
 }
 
 export async function createImapClient(options: ImapFlowOptions, client: ClientOptions): Promise<ImapFlow & ViewTracking> {

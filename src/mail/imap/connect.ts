@@ -5,12 +5,23 @@ import { connectTarget, type ConnectTarget } from "../net/host-policy.ts";
 import type { MailAccount } from "../account.ts";
 import { toMailError } from "./errors.ts";
 import { RESPONSE_LIMITS } from "./response-limits.ts";
+import { earlyPlan, ExamineLost } from "./early-session.ts";
+import { serverKey, type ServerFacts, type ServerMemory } from "./server-facts.ts";
 
 export interface ImapTimeouts {
   /** TCP connect + greeting + login, in all. */
   connectTimeoutMs: number;
   /** Socket inactivity before imapflow gives up on the connection. */
   socketTimeoutMs: number;
+}
+
+/** What the pool knows when it opens a connection: the servers seen so far, the folder its first call reads. */
+export interface OpenHints {
+  memory?: ServerMemory;
+  /** A folder path the first call EXAMINEs: sent in the connection's first turn (./early-session.ts). */
+  examine?: string | null;
+  /** EarlyPlan.lostMs (tests shorten it). */
+  examineLostMs?: number;
 }
 
 export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
@@ -44,10 +55,15 @@ export function imapOptions(account: MailAccount, t: ImapTimeouts, target: Conne
  * `error` listener is attached before connecting: an EventEmitter error without a listener would
  * throw and take the process down.
  */
-export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, probeAfterLogin = true): Promise<ImapFlow & ViewTracking> {
+export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, probeAfterLogin = true, hints: OpenHints = {}): Promise<ImapFlow & ViewTracking> {
   const target = await connectTarget(account.imap, account.requirePublicHosts ?? false);
   const sasl = account.auth.kind === "oauth2" ? account.auth.sasl : undefined;
-  const client = await createImapClient(imapOptions(account, t, target), { probeAfterLogin, sasl });
+  const options = imapOptions(account, t, target);
+  const key = serverKey(account.imap);
+  // The setup form's check waits for every answer (probeAfterLogin): it must say which step failed.
+  const early = probeAfterLogin ? null : earlyPlan(options.auth, account.imap.security, hints.memory?.get(key) ?? null, hints.examine ?? null, hints.examineLostMs);
+  const learn = (facts: Partial<ServerFacts>) => hints.memory?.note(key, facts);
+  const client = await createImapClient(options, { probeAfterLogin, sasl, early, learn });
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -58,6 +74,8 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
     return client;
   } catch (err) {
     client.close();
+    // The server lost the EXAMINE written behind LOGIN (now noted): once more, without it.
+    if (err instanceof ExamineLost) return connectImap(account, t, probeAfterLogin, { ...hints, examine: null });
     throw err;
   } finally {
     clearTimeout(timer);
@@ -65,9 +83,9 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
 }
 
 /** A logged-in client for the pool, or a MailError worded for a tool result. */
-export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS): Promise<ImapFlow> {
+export async function openImap(account: MailAccount, t: ImapTimeouts = DEFAULT_TIMEOUTS, hints: OpenHints = {}): Promise<ImapFlow> {
   try {
-    return await connectImap(account, t, false);
+    return await connectImap(account, t, false, hints);
   } catch (err) {
     throw toMailError(err, account, t.connectTimeoutMs);
   }

@@ -59,11 +59,14 @@ export async function withMailbox<T>(
 ): Promise<T> {
   const t = tracking(client);
   const selectsBefore = t?.selects;
+  // A connection opened for this call EXAMINEd its folder in its first turn (./early-session.ts).
+  const preselected = t?.preselected;
+  if (t) t.preselected = undefined;
   const { lock, path } = await lockMailbox(client, name, options);
   try {
     // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
     // nothing when the folder is already selected, and then the view may be minutes old.
-    const selected = t !== null && t.selects !== selectsBefore;
+    const selected = t !== null && (t.selects !== selectsBefore || (preselected === path && client.mailbox && client.mailbox.path === path));
     const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
     if (selected || mode === "none") return await fn(client.mailbox as MailboxObject, selected);
     if (mode === "recheck" && t) return await fn(current(client, path), false);

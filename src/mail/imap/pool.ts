@@ -6,7 +6,8 @@ import type { ImapFlow } from "imapflow";
 import type { Clock } from "../../clock.ts";
 import type { Logger } from "../../log.ts";
 import { streamFailure } from "./client.ts";
-import { DEFAULT_TIMEOUTS, openImap, type ImapTimeouts } from "./connect.ts";
+import { DEFAULT_TIMEOUTS, openImap, type ImapTimeouts, type OpenHints } from "./connect.ts";
+import { ServerMemory } from "./server-facts.ts";
 import { isDropped, toMailError } from "./errors.ts";
 import { type MailAccount } from "../account.ts";
 import { MailError } from "../errors.ts";
@@ -38,7 +39,7 @@ export interface PoolStats {
 }
 
 export type AccountLoader = () => Promise<MailAccount>;
-export type Opener = (account: MailAccount, t: ImapTimeouts) => Promise<ImapFlow>;
+export type Opener = (account: MailAccount, t: ImapTimeouts, hints: OpenHints) => Promise<ImapFlow>;
 
 interface Entry {
   client: ImapFlow | null;
@@ -52,12 +53,16 @@ interface Entry {
 export interface WithClientOptions {
   /** Retry once on a new connection when a reused one turns out dropped. Off for non-idempotent writes. */
   retryOnDrop?: boolean;
+  /** The folder (a path) fn reads first with EXAMINE: a connection opened for it EXAMINEs it in its first turn. */
+  examine?: string;
 }
 
 export class ImapPool {
   private readonly entries = new Map<string, Entry>();
   readonly options: PoolOptions;
   private readonly counts = { opened: 0, evicted: 0, idleClosed: 0 };
+  /** What connecting has shown of each mail server (./server-facts.ts). */
+  private readonly servers = new ServerMemory();
 
   constructor(
     private readonly clock: Clock,
@@ -93,7 +98,7 @@ export class ImapPool {
     const entry = this.entryFor(tokenId);
     entry.active++;
     try {
-      return await this.attempt(tokenId, entry, load, fn, opts.retryOnDrop ?? true);
+      return await this.attempt(tokenId, entry, load, fn, opts);
     } catch (err) {
       throw entry.where ? toMailError(err, entry.where, this.options.opTimeoutMs) : err;
     } finally {
@@ -111,8 +116,9 @@ export class ImapPool {
     return entry;
   }
 
-  private async attempt<T>(tokenId: string, entry: Entry, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, retry: boolean): Promise<T> {
-    const { client, fresh } = await this.acquire(tokenId, entry, load);
+  private async attempt<T>(tokenId: string, entry: Entry, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, opts: WithClientOptions): Promise<T> {
+    const retry = opts.retryOnDrop ?? true;
+    const { client, fresh } = await this.acquire(tokenId, entry, load, opts.examine);
     try {
       return await this.timed(client, fn(client));
     } catch (caught) {
@@ -121,23 +127,23 @@ export class ImapPool {
       const err = streamFailure(client) ?? caught;
       if (!retry || fresh || !isDropped(err)) throw err;
       this.log.info("imap connection dropped; reconnecting once", { token: tokenId.slice(0, 8) });
-      const again = await this.acquire(tokenId, entry, load);
+      const again = await this.acquire(tokenId, entry, load, opts.examine);
       return await this.timed(again.client, fn(again.client));
     }
   }
 
-  private async acquire(tokenId: string, entry: Entry, load: AccountLoader): Promise<{ client: ImapFlow; fresh: boolean }> {
+  private async acquire(tokenId: string, entry: Entry, load: AccountLoader, examine?: string): Promise<{ client: ImapFlow; fresh: boolean }> {
     if (entry.client?.usable) return { client: entry.client, fresh: false };
     entry.client = null;
-    entry.opening ??= this.connect(tokenId, entry, load).finally(() => { entry.opening = null; });
+    entry.opening ??= this.connect(tokenId, entry, load, examine).finally(() => { entry.opening = null; });
     return { client: await entry.opening, fresh: true };
   }
 
-  private async connect(tokenId: string, entry: Entry, load: AccountLoader): Promise<ImapFlow> {
+  private async connect(tokenId: string, entry: Entry, load: AccountLoader, examine?: string): Promise<ImapFlow> {
     this.makeRoom();
     const account = await load();
     entry.where = { imap: account.imap, provider: account.provider, signedIn: account.auth.kind === "oauth2" };
-    const client = await this.open(account, this.options);
+    const client = await this.open(account, this.options, { memory: this.servers, examine: examine ?? null });
     this.counts.opened++;
     if (this.entries.get(tokenId) !== entry) {
       client.close(); // revoked while we were connecting

@@ -99,3 +99,13 @@ export function topBelow(ranges: Range[], limit: number, before: number | null):
   }
   return { uids, more: false };
 }
+
+/** The numbers of an IMAP set such as "2:4,9" (at most 100,000 of them: a bound on what a server makes us hold). */
+export function expandSet(set: string): number[] {
+  const out: number[] = [];
+  for (const part of set.split(",")) {
+    const [a = 0, b = a] = part.split(":").map(Number);
+    for (let n = Math.min(a, b); n <= Math.max(a, b) && out.length < 100_000; n++) out.push(n);
+  }
+  return out.filter((n) => Number.isSafeInteger(n) && n > 0);
+}

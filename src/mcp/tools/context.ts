@@ -25,7 +25,7 @@ export interface ToolContext {
    * turns out dropped, fn runs once more on a new one: pass { retryOnDrop: false } when running
    * fn twice could do a write twice (send, append, move).
    */
-  withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean }): Promise<T>;
+  withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean; examine?: string }): Promise<T>;
   /**
    * fn on the pooled connection if it is open now, else null; it opens, sends and waits for nothing,
    * so fn may only read what the connection already knows (a spanning read's plan). Optional: a

@@ -52,7 +52,7 @@ export const getEmailTool = (identities: IdentityLookup) => defineTool({
   handler: async (args, ctx) => {
     const email = await ctx.withImap((client) => fetchEmail(client, {
       folder: args.folder, uid: args.uid, maxChars: args.max_chars, offset: args.offset, format: args.format,
-    }, ctx.content));
+    }, ctx.content), { examine: args.folder });
     const own = await mailboxAddresses(identities, ctx, await ctx.account());
     const full = { ...email, invitation: ownView(email.invitation, own) };
     return ok(full, describe(full));

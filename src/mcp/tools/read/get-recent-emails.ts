@@ -23,7 +23,7 @@ const inputSchema = {
  */
 export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext, planned?: number): Promise<Page> => ctx.withImap((client) => recentEmails(client, {
   folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only, planned,
-}));
+}), { examine: args.folder });
 
 /** The newest page's UIDs and dates as the open connection knows them, for planning a read across mailboxes; null for other pages. */
 const knownPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext) =>

@@ -93,7 +93,8 @@ export const searchEmailsTool = (cursorKey: Uint8Array) => defineTool({
       return ok({ ...page, next_before_uid: null }, page.next_cursor ? `${body}\nMore matches: call again with the same criteria and cursor set to next_cursor.` : body);
     }
     if (args.cursor !== undefined) throw new ToolInputError('cursor belongs to folder "*"; for one folder page with before_uid');
-    const page = await ctx.withImap((client) => search(client, { ...criteria, folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null }));
+    const page = await ctx.withImap((client) => search(client, { ...criteria, folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null }),
+      { examine: args.folder });
     const head = `${page.total} message(s) in ${page.folder} match; showing ${page.emails.length}, newest first:`;
     const structured = { ...page, folders_searched: [page.folder], next_cursor: null };
     return ok(structured, page.emails.length ? `${head}\n${summaryLines(page.emails, page.next_before_uid)}` : `No messages in ${page.folder} match.`);

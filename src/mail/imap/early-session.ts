@@ -1,0 +1,175 @@
+// A pooled connection's start in one turn (issue 42's first-call bound): LOGIN, and the EXAMINE of the
+// folder the first call reads, are written as soon as the TCP or TLS connection is up, before the
+// greeting. RFC 3501 §5.5 lets a client send a command before the previous one completes; the
+// server reads them in order once it has greeted, so greeting, LOGIN's OK and the folder's view
+// all arrive in the first answer, and the call's FETCH is the second turn (three on a waited start).
+// The connection is handed out only after LOGIN's answer, with the post-login capability list
+// (carried by LOGIN's OK or asked for): no caller ever sees the greeting's list.
+//
+// Only where it sends nothing a waited start would not: LOGIN with a password it can carry as a
+// quoted string, over TLS, or over plain text (private hosts only, ./net/host-policy.ts) to a
+// server whose last greeting this process saw did not disable LOGIN (./server-facts.ts).
+// A PREAUTH greeting (§7.1.4) makes LOGIN's refusal moot; LOGIN refused because the greeting
+// disabled it falls back to imapflow's login; a server that loses the pipelined EXAMINE is noted
+// and the connection opened again the waited way.
+import type { ImapFlowOptions } from "imapflow";
+import { chooseLogin } from "./login-choice.ts";
+import type { ServerFacts } from "./server-facts.ts";
+
+/** What the first turn sends: the LOGIN line, and the folder to EXAMINE behind it (or none). */
+export interface EarlyPlan {
+  readonly line: Buffer;
+  readonly examine: string | null;
+  /** After LOGIN's OK, how long the EXAMINE may take before the server is taken to have lost it. */
+  readonly lostMs: number;
+}
+
+/** Not imapflow's hex counter ("1", "A", ...): no command it sends can carry this tag. */
+export const EARLY_TAG = "L0";
+
+/** The default EarlyPlan.lostMs: more than an EXAMINE of a large folder takes (0.4-0.6 s for 20,000 messages here). */
+export const EXAMINE_LOST_MS = 5_000;
+
+/**
+ * The plan for a connection, or null where the start must wait for the greeting: anything but a
+ * LOGIN-able password, STARTTLS (nothing may follow STARTTLS before the handshake, RFC 9051 §6.2.1),
+ * plain text to a server not seen greeting without LOGINDISABLED. `examine`: a folder path (not a
+ * special-use name, which needs a LIST first), unless this server was seen losing it.
+ */
+export function earlyPlan(
+  auth: ImapFlowOptions["auth"], security: string, facts: ServerFacts | null, examine: string | null, lostMs = EXAMINE_LOST_MS,
+): EarlyPlan | null {
+  if (security === "starttls" || (security === "none" && (facts?.loginDisabled ?? true))) return null;
+  const probe = auth && "pass" in auth ? { ...auth } : auth;
+  chooseLogin(new Map(), probe);
+  if (!probe || probe.loginMethod !== "LOGIN" || !("pass" in probe) || typeof probe.pass !== "string") return null;
+  const line = `${EARLY_TAG} LOGIN ${quoted(probe.user)} ${quoted(probe.pass)}`; // imapflow's write() ends the line
+  const folder = examine && !examine.startsWith("\\") && !facts?.examineLost ? examine : null;
+  return { line: Buffer.from(line, "latin1"), examine: folder, lostMs };
+}
+
+const quoted = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+
+/** LOGIN's tagged answer, when `payload` is it (else null): whether it carried the capability list. */
+export interface LoginAnswer {
+  ok: boolean;
+  capabilities: boolean;
+  error?: Error;
+}
+
+export function loginAnswer(payload: Buffer): LoginAnswer | null {
+  if (payload.length < 4 || payload.toString("latin1", 0, 3) !== `${EARLY_TAG} `) return null;
+  const head = payload.toString("latin1", 0, Math.min(payload.length, 4096)).replace(/\r?\n$/, "");
+  const m = /^\S+ (OK|NO|BAD)\b ?(?:\[([^\]]*)\] ?)?(.*)$/is.exec(head);
+  const status = m?.[1]?.toUpperCase() ?? "BAD";
+  const code = m?.[2]?.split(" ")[0]?.toUpperCase();
+  if (status === "OK") return { ok: true, capabilities: code === "CAPABILITY" };
+  // Worded as imapflow's login.js words a refused LOGIN, so ./errors.ts classifies it the same.
+  const text = (m?.[3] ?? head).trim();
+  return {
+    ok: false, capabilities: false,
+    error: Object.assign(new Error(`Command failed: ${text}`), {
+      authenticationFailed: true, responseStatus: status, response: text, responseText: text,
+      ...(code ? { serverResponseCode: code } : {}),
+    }),
+  };
+}
+
+/** LOGIN's answer, settled once from the response stream (or failed when the connection closes first). */
+export class PendingLogin {
+  readonly answer: Promise<LoginAnswer>;
+  settle!: (a: LoginAnswer) => void;
+  settled = false;
+
+  constructor() {
+    this.answer = new Promise((resolve) => {
+      this.settle = (a) => { if (!this.settled) { this.settled = true; resolve(a); } };
+    });
+  }
+}
+
+/** Thrown when the pipelined EXAMINE went unanswered: ./connect.ts opens the connection again, waited. */
+export class ExamineLost extends Error {
+  readonly code = "ExamineLost";
+}
+
+/** `work`, or ExamineLost once `ms` pass without it settling. */
+export async function unlessLost<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const lost = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ExamineLost("the server did not answer an EXAMINE sent behind LOGIN")), ms);
+  });
+  try {
+    return await Promise.race([work, lost]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The parts of imapflow's client the early start drives (internal to imapflow 2.1.2, patched). */
+export interface EarlyClient {
+  write(chunk: Buffer): void;
+  once(event: "close", fn: () => void): unknown;
+  run(command: string, ...args: unknown[]): Promise<unknown>;
+  mailboxOpen(path: string, options: { readOnly: boolean }): Promise<unknown>;
+  capabilities: Map<string, unknown>;
+  mailbox: { path?: string } | false | null;
+  state: unknown;
+  states: { NOT_AUTHENTICATED: unknown; AUTHENTICATED: unknown };
+  authenticated: unknown;
+  expectCapabilityUpdate: boolean;
+}
+
+/** What was sent in the first turn, waiting for its answers. */
+export interface EarlyStart {
+  login: PendingLogin;
+  /** The pipelined EXAMINE: true once the folder is open, false when refused (a missing folder); null when none was sent. */
+  opened: Promise<boolean> | null;
+  lostMs: number;
+}
+
+/**
+ * Writes the first turn as soon as the connection is up. The EXAMINE goes through imapflow (its
+ * view of the folder is built from the answer as for any EXAMINE), marked authenticated so it is
+ * sent now; until the greeting the client reads no answer as the EXAMINE's (client.ts).
+ */
+export function sendEarly(client: EarlyClient, plan: EarlyPlan): EarlyStart {
+  const login = new PendingLogin();
+  client.once("close", () => login.settle({ ok: false, capabilities: false, error: new Error("Connection closed") }));
+  client.write(plan.line);
+  if (!plan.examine) return { login, opened: null, lostMs: plan.lostMs };
+  client.state = client.states.AUTHENTICATED;
+  return { login, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false), lostMs: plan.lostMs };
+}
+
+/**
+ * Completes an early start once the greeting has come: true when the connection is logged in (and
+ * its folder open, if one was sent and exists), false when the waited login must run instead (LOGIN
+ * refused because the greeting disabled it). `learn` records what the greeting showed of the server.
+ */
+export async function finishEarly(client: EarlyClient, start: EarlyStart, learn: (f: Partial<ServerFacts>) => void): Promise<boolean> {
+  const preauth = client.authenticated === true; // set by imapflow on a PREAUTH greeting only, at this point
+  const disabled = client.capabilities.has("LOGINDISABLED");
+  if (client.capabilities.size) learn({ loginDisabled: disabled });
+  const answer = await start.login.answer;
+  if (!answer.ok && !preauth) {
+    if (!disabled) throw answer.error;
+    await start.opened;
+    client.state = client.states.NOT_AUTHENTICATED;
+    return false;
+  }
+  client.authenticated = true;
+  if (client.state === client.states.NOT_AUTHENTICATED) client.state = client.states.AUTHENTICATED;
+  if (!answer.capabilities && !(preauth && client.capabilities.size)) {
+    client.expectCapabilityUpdate = true;
+    await client.run("CAPABILITY");
+  }
+  if (!start.opened) return true;
+  try {
+    await unlessLost(start.opened, start.lostMs);
+  } catch (err) {
+    learn({ examineLost: true });
+    throw err;
+  }
+  return true;
+}

@@ -1,0 +1,32 @@
+// What this process has learnt of each mail server from connecting to it, which decides how far a
+// pooled connection's start may run ahead of the server's answers (./early-session.ts). Kept per
+// pool (one per process), never in a module global, and bounded: a provider hosting many domains
+// is still one entry per host and port.
+
+export interface ServerFacts {
+  /** The last greeting's capability list had LOGINDISABLED (RFC 3501 §6.2.3), or none was seen. */
+  loginDisabled: boolean;
+  /** A pipelined EXAMINE went unanswered after LOGIN's OK: this server loses what follows LOGIN. */
+  examineLost: boolean;
+}
+
+const MAX_SERVERS = 4096;
+
+export class ServerMemory {
+  readonly #facts = new Map<string, ServerFacts>();
+
+  get(key: string): ServerFacts | null {
+    return this.#facts.get(key) ?? null;
+  }
+
+  note(key: string, facts: Partial<ServerFacts>): void {
+    const before = this.#facts.get(key) ?? { loginDisabled: true, examineLost: false };
+    this.#facts.delete(key); // re-inserted last: the oldest entry goes first when full
+    this.#facts.set(key, { ...before, ...facts });
+    if (this.#facts.size > MAX_SERVERS) this.#facts.delete(this.#facts.keys().next().value!);
+  }
+}
+
+/** One server: where the connection goes and how (a plaintext and a TLS port are different servers). */
+export const serverKey = (imap: { host: string; port: number; security: string }): string =>
+  `${imap.security}:${imap.host.toLowerCase()}:${imap.port}`;

@@ -1,0 +1,157 @@
+// The first call on a cold pooled connection (issue 42: at most 3.5 round trips): LOGIN and the
+// EXAMINE of the call's folder go out before the greeting (src/mail/imap/early-session.ts), so the
+// call is two client turns (LOGIN + EXAMINE, then FETCH) where a waited start takes three. The
+// connection is handed out with the post-login capability list; a wrong password fails as before;
+// plain text waits for a greeting that did not disable LOGIN; a server that loses what follows
+// LOGIN is noted and served the waited way.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { tracking } from "../../src/mail/imap/client.ts";
+import { connectImap, DEFAULT_TIMEOUTS, type OpenHints } from "../../src/mail/imap/connect.ts";
+import { earlyPlan } from "../../src/mail/imap/early-session.ts";
+import { toMailError } from "../../src/mail/imap/errors.ts";
+import { ServerMemory, serverKey } from "../../src/mail/imap/server-facts.ts";
+import { MailError } from "../../src/mail/errors.ts";
+import { recentEmails } from "../../src/mail/read/recent.ts";
+import { startFakeImap } from "../support/fake-imap.ts";
+import { getHarness, type Harness } from "../support/harness.ts";
+import * as fx from "../support/mail-fixtures.ts";
+import { testAccount } from "../support/token.ts";
+import { startTurnCounter, type TurnCounter } from "../support/turn-counter.ts";
+
+const FOLDER = "ColdLogin";
+let h: Harness;
+let relay: TurnCounter;
+type Client = Awaited<ReturnType<typeof connectImap>>;
+const recent = (client: Client, folder = FOLDER) => recentEmails(client, { folder, limit: 5, beforeUid: null, unreadOnly: false });
+
+beforeAll(async () => {
+  h = await getHarness();
+  await h.dovecot.seedBulk("bob", FOLDER, 8, (i) => fx.plainText({ subject: `Cold ${i + 1}` }));
+  relay = await startTurnCounter({ host: "127.0.0.1", port: h.dovecot.port });
+}, 30_000);
+afterAll(() => relay?.stop());
+
+const bob = () => testAccount(h.dovecot.users.bob, { host: "127.0.0.1", port: relay.port });
+/** Memory of a plain-text server already seen greeting without LOGINDISABLED. */
+const seen = (account = bob()) => {
+  const memory = new ServerMemory();
+  memory.note(serverKey(account.imap), { loginDisabled: false });
+  return memory;
+};
+
+test("a cold pooled connection's first read: two client turns (LOGIN + EXAMINE, then FETCH), the answer and the view as before", async () => {
+  relay.reset();
+  const client = await connectImap(bob(), DEFAULT_TIMEOUTS, false, { memory: seen(), examine: FOLDER });
+  try {
+    const page = await recent(client);
+    expect(relay.turns).toBe(2);
+    expect(page.emails.map((e) => e.subject)).toEqual(["Cold 8", "Cold 7", "Cold 6", "Cold 5", "Cold 4"]);
+    expect(tracking(client)?.selects).toBe(1);
+    expect(client.capabilities.has("CONDSTORE")).toBe(true); // the post-login list, from LOGIN's OK
+    expect(client.capabilities.has("AUTH=PLAIN")).toBe(false); // not the greeting's
+    relay.reset();
+    await recent(client); // warm: the view is checked, nothing opened again
+    expect(relay.turns).toBeLessThanOrEqual(2);
+    expect(tracking(client)?.selects).toBe(1);
+  } finally {
+    await client.logout();
+  }
+});
+
+test("without a folder for the first call, LOGIN alone goes before the greeting: three turns, the same page", async () => {
+  relay.reset();
+  const client = await connectImap(bob(), DEFAULT_TIMEOUTS, false, { memory: seen() });
+  try {
+    expect((await recent(client)).emails.length).toBe(5);
+    expect(relay.turns).toBe(3);
+  } finally {
+    await client.logout();
+  }
+});
+
+test("plain text to a server not yet seen: the waited start (three turns), which teaches the memory that LOGIN is allowed there", async () => {
+  const memory = new ServerMemory();
+  relay.reset();
+  const client = await connectImap(bob(), DEFAULT_TIMEOUTS, false, { memory, examine: FOLDER });
+  try {
+    await recent(client);
+    expect(relay.turns).toBe(3); // LOGIN, EXAMINE, FETCH (the greeting carries the capabilities)
+    expect(memory.get(serverKey(bob().imap))?.loginDisabled).toBe(false);
+  } finally {
+    await client.logout();
+  }
+});
+
+test("nothing goes before the greeting where it could send what a waited start would not", () => {
+  const auth = { user: "bob", pass: "secret" };
+  const clear = { loginDisabled: false, examineLost: false };
+  expect(earlyPlan(auth, "none", null, "INBOX")).toBeNull(); // plain text, server not seen
+  expect(earlyPlan(auth, "none", { ...clear, loginDisabled: true }, "INBOX")).toBeNull(); // it disabled LOGIN
+  expect(earlyPlan(auth, "starttls", clear, "INBOX")).toBeNull(); // nothing may follow STARTTLS unanswered
+  expect(earlyPlan({ user: "bob", pass: "sécret" }, "tls", clear, "INBOX")).toBeNull(); // not a plain quoted string
+  expect(earlyPlan({ user: "bob", accessToken: "t" }, "tls", clear, "INBOX")).toBeNull(); // a token's AUTHENTICATE waits
+  expect(earlyPlan(auth, "tls", null, "INBOX")?.examine).toBe("INBOX");
+  expect(earlyPlan(auth, "tls", null, "\\Sent")?.examine).toBeNull(); // a special-use name needs a LIST first
+  expect(earlyPlan(auth, "tls", { ...clear, examineLost: true }, "INBOX")?.examine).toBeNull();
+  expect(earlyPlan({ user: 'b"o\\b', pass: "p" }, "tls", null, null)?.line.toString()).toBe('L0 LOGIN "b\\"o\\\\b" "p"');
+});
+
+test("a wrong password fails the connect with LOGIN's error (the stored password rejected), not the EXAMINE's", async () => {
+  const account = { ...bob(), auth: { kind: "password" as const, password: "not-the-password" } };
+  const err = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory: seen(account), examine: FOLDER }).then(() => null, (e: unknown) => e);
+  expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
+  const worded = toMailError(err, account, 1000);
+  expect(worded).toBeInstanceOf(MailError);
+  expect((worded as MailError).message).toContain("rejected the stored password");
+}, 15_000);
+
+test("a folder that does not exist: the connection still opens, and the read says which folders there are", async () => {
+  const client = await connectImap(bob(), DEFAULT_TIMEOUTS, false, { memory: seen(), examine: "NoSuchFolder" });
+  try {
+    expect(client.usable).toBe(true);
+    expect(client.mailbox).toBeFalsy();
+    const err = await recent(client, "NoSuchFolder").then(() => null, (e: unknown) => e);
+    expect(String((err as Error)?.message)).toContain("NoSuchFolder");
+    expect((await recent(client)).emails.length).toBe(5);
+  } finally {
+    await client.logout();
+  }
+});
+
+test("after a PREAUTH greeting (RFC 3501 §7.1.4) LOGIN's refusal is moot: the first read works on the authenticated connection", async () => {
+  const fake = await startFakeImap(() => ({ preauth: true }));
+  try {
+    const account = testAccount(h.dovecot.users.bob, { host: fake.host, port: fake.port });
+    const client = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory: seen(account), examine: "INBOX" });
+    expect((await recent(client, "INBOX")).emails.length).toBe(3);
+    await client.logout();
+  } finally {
+    await fake.stop();
+  }
+});
+
+test("a server that loses what was pipelined behind LOGIN: noted, the connection opened again the waited way, and not tried again", async () => {
+  const fake = await startFakeImap(() => ({ loseAfterLogin: true }));
+  try {
+    const account = testAccount(h.dovecot.users.bob, { host: fake.host, port: fake.port });
+    const memory = seen(account);
+    const hints: OpenHints = { memory, examine: "INBOX", examineLostMs: 300 };
+    const client = await connectImap(account, DEFAULT_TIMEOUTS, false, hints);
+    expect((await recent(client, "INBOX")).emails.length).toBe(3);
+    expect(fake.connections).toBe(2);
+    expect(memory.get(serverKey(account.imap))?.examineLost).toBe(true);
+    await client.logout();
+    const again = await connectImap(account, DEFAULT_TIMEOUTS, false, hints);
+    expect((await recent(again, "INBOX")).emails.length).toBe(3);
+    expect(fake.connections).toBe(3); // no lost EXAMINE this time
+    await again.logout();
+  } finally {
+    await fake.stop();
+  }
+});
+
+test("the setup form's check (probeAfterLogin) still waits for LOGIN: a wrong password fails the connect", async () => {
+  const account = { ...bob(), auth: { kind: "password" as const, password: "not-the-password" } };
+  const err = await connectImap(account, DEFAULT_TIMEOUTS, true, { memory: seen(account) }).then(() => null, (e: unknown) => e);
+  expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
+}, 15_000);
