@@ -16,6 +16,7 @@ import { startFakeImap } from "../support/fake-imap.ts";
 import { getHarness, type Harness } from "../support/harness.ts";
 import * as fx from "../support/mail-fixtures.ts";
 import { testAccount } from "../support/token.ts";
+import { startTlsImap } from "../support/tls-imap.ts";
 import { startTurnCounter, type TurnCounter } from "../support/turn-counter.ts";
 
 const FOLDER = "ColdLogin";
@@ -66,6 +67,32 @@ test("without a folder for the first call, LOGIN alone goes before the greeting:
     expect(relay.turns).toBe(3);
   } finally {
     await client.logout();
+  }
+});
+
+test("over implicit TLS (RFC 8314) the first turn needs no memory of the server: two turns, the certificate checked", async () => {
+  const relayTls = await startTlsImap({ host: "127.0.0.1", port: h.dovecot.port });
+  try {
+    // By name: a certificate is checked against the host name (imapflow sends no SNI for an address).
+    const account = { ...bob(), imap: { host: "localhost", port: relayTls.port, security: "tls" as const } };
+    const refused = await connectImap(account, DEFAULT_TIMEOUTS, false, { examine: FOLDER }).then(() => null, (e: unknown) => e);
+    expect(String((refused as Error)?.message ?? refused)).toMatch(/self[- ]signed|certificate/i); // nothing sent to an unverified server
+    relayTls.trust();
+    relayTls.reset();
+    const client = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory: new ServerMemory(), examine: FOLDER });
+    try {
+      expect((await recent(client)).emails.map((e) => e.subject)[0]).toBe("Cold 8");
+      expect(relayTls.turns).toBe(2);
+      expect(client.capabilities.has("CONDSTORE")).toBe(true);
+    } finally {
+      await client.logout();
+    }
+    // By address too (a homelab server): no SNI, the certificate checked against the address (its IP SAN).
+    const byAddress = await connectImap({ ...account, imap: { ...account.imap, host: "127.0.0.1" } }, DEFAULT_TIMEOUTS, false, { examine: FOLDER });
+    expect((await recent(byAddress)).emails.length).toBe(5);
+    await byAddress.logout();
+  } finally {
+    relayTls.stop();
   }
 });
 

@@ -1,4 +1,4 @@
-// A local HTTPS server with a self-signed certificate (made by openssl for 127.0.0.1, one day), for
+// A local HTTPS server with a self-signed certificate (made by openssl for 127.0.0.1 and localhost, one day), for
 // tests of requests the server makes to a stranger's https URL (RFC 8058 one-click unsubscribe). It
 // records every request; routes can answer, redirect or hold. `trust()` adds its certificate to the
 // process's default CAs (node:tls setDefaultCACertificates), so the server's own TLS verification
@@ -22,11 +22,12 @@ export interface HttpsReceiver {
   stop(): Promise<void>;
 }
 
-function selfSigned(): { cert: string; key: string } {
+/** A certificate for 127.0.0.1 and localhost and its key (PEM), made by openssl, valid one day. */
+export function selfSigned(): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), "https-receiver-"));
   try {
     const run = Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1"]);
+      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-days", "1"]);
     if (run.exitCode !== 0) throw new Error(`openssl failed: ${run.stderr.toString()}`);
     return { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") };
   } finally {
