@@ -9,7 +9,10 @@ import type { MailAccount } from "../src/mail/account.ts";
 import { SPAN_MAILBOX_BUDGET_MS } from "../src/mcp/accounts/span.ts";
 import { startLatencyRelay } from "../test/support/latency-relay.ts";
 import { connectClient } from "../test/support/mcp-client.ts";
-import { ms, rawCaller, startServer, timeTogether, verdict, type ServerProc } from "./bench-lib.ts";
+import { ImapFlow } from "imapflow";
+import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
+import { ms, pct, rawCaller, startServer, timeTogether, verdict, type ServerProc } from "./bench-lib.ts";
+import { relayRoundTrip } from "./bench-latency.ts";
 
 const ITER = Number(process.env.BENCH_ACCOUNTS_ITERATIONS ?? 40);
 const RTT = Number(process.env.BENCH_RTT_MS ?? 20);
@@ -22,7 +25,7 @@ export async function accountsRows(accounts: MailAccount[], folder: string): Pro
   try {
     const far = accounts.map((a) => ({ ...a, imap: { ...a.imap, host: "127.0.0.1", port: relay.port } }));
     await spanVsSingle(`${RTT} ms relay`, far, folder, RTT);
-    await coldConnection(far, folder);
+    await coldConnection(far, accounts, folder);
   } finally {
     await relay.stop();
   }
@@ -67,19 +70,36 @@ async function cpuPerCall(server: ServerProc, fn: () => Promise<unknown>): Promi
 
 /**
  * The first call of a connection whose three IMAP connections are not open yet, in round trips, on a
- * server already warm (another connection's calls ran first, as bench-latency.ts's first-call row).
+ * server already warm (another connection's calls ran first, as bench-latency.ts's first-call row):
+ * in time over RTT, and waited for (the same call of a loopback connection subtracted: local work).
  */
-async function coldConnection(accounts: MailAccount[], folder: string): Promise<void> {
-  const { server, client, mcp, on } = await caller([...accounts, ...accounts], accounts.length);
+async function coldConnection(far: MailAccount[], near: MailAccount[], folder: string): Promise<void> {
+  const n = 4;
+  const sets = [far, ...Array.from({ length: n }, () => far), ...Array.from({ length: n }, () => near)];
+  const { server, client, mcp, on } = await caller(sets.flat(), far.length);
+  const direct = new ImapFlow(imapOptions(far[0]!, DEFAULT_TIMEOUTS));
   try {
+    await direct.connect();
     for (let i = 0; i < 5; i++) await mcp.call("get_recent_emails", { folder, limit: 20 });
-    const cold = await on(1);
-    const t = performance.now();
-    await cold.mcp.call("get_recent_emails", { folder, limit: 20 });
-    const took = performance.now() - t;
-    await cold.client.close();
-    console.log(`first spanning call, 3 cold mailboxes: ${ms(took)} ms = ${(took / RTT).toFixed(1)} round trips (their logins run in parallel)`);
+    const first = async (which: number) => {
+      const cold = await on(which);
+      const t = performance.now();
+      await cold.mcp.call("get_recent_emails", { folder, limit: 20 });
+      const took = performance.now() - t;
+      await cold.client.close();
+      return took;
+    };
+    const p50 = async (from: number) => {
+      const took: number[] = [];
+      for (let i = from; i < from + n; i++) took.push(await first(i));
+      return pct(took.sort((a, b) => a - b), 0.5);
+    };
+    const [there, here, unit] = [await p50(1), await p50(1 + n), await relayRoundTrip(direct)];
+    const waited = (there - here) / unit;
+    console.log(`first spanning call, 3 cold mailboxes: p50 ${ms(there)} ms = ${(there / RTT).toFixed(1)} x ${RTT} ms (their logins run in parallel); ` +
+      `on loopback ${ms(here)} ms; a NOOP through the relay ${ms(unit)} ms: ${waited.toFixed(1)} round trips waited for  ${verdict(waited <= 3.5)}`);
   } finally {
+    await direct.logout().catch(() => {});
     await client.close();
     server.kill();
   }
