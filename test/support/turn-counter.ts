@@ -5,7 +5,7 @@ import { createConnection, createServer, type Socket } from "node:net";
 
 export interface TurnCounter {
   port: number;
-  /** Client turns since the last reset (the greeting does not count: the server speaks first). */
+  /** Client turns since the last reset, summed over connections (the greeting does not count: the server speaks first). */
   turns: number;
   reset(): void;
   stop(): void;
@@ -13,16 +13,17 @@ export interface TurnCounter {
 
 export async function startTurnCounter(target: { host: string; port: number }): Promise<TurnCounter> {
   const sockets = new Set<Socket>();
-  let last: "client" | "server" = "server";
-  const counter: TurnCounter = { port: 0, turns: 0, reset: () => { counter.turns = 0; last = "server"; }, stop: () => {
+  // Each connection's own: who spoke last on it (turns on parallel connections add up).
+  let lasts = new Map<Socket, "client" | "server">();
+  const counter: TurnCounter = { port: 0, turns: 0, reset: () => { counter.turns = 0; lasts = new Map(); }, stop: () => {
     for (const s of sockets) s.destroy();
     server.close();
   } };
   const server = createServer((client) => {
     const upstream = createConnection(target);
     for (const s of [client, upstream]) { sockets.add(s); s.setNoDelay(true); s.on("error", () => {}); }
-    client.on("data", (c: Buffer) => { if (last === "server") counter.turns++; last = "client"; upstream.write(c); });
-    upstream.on("data", (c: Buffer) => { last = "server"; client.write(c); });
+    client.on("data", (c: Buffer) => { if (lasts.get(client) !== "client") counter.turns++; lasts.set(client, "client"); upstream.write(c); });
+    upstream.on("data", (c: Buffer) => { lasts.set(client, "server"); client.write(c); });
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });

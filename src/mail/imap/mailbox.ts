@@ -66,7 +66,7 @@ export async function withMailbox<T>(
   try {
     // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
     // nothing when the folder is already selected, and then the view may be minutes old.
-    const selected = t !== null && (t.selects !== selectsBefore || (preselected === path && client.mailbox && client.mailbox.path === path));
+    const selected = t !== null && (t.selects !== selectsBefore || (preselected !== undefined && isSelected(client, path) && samePath(preselected, path)));
     const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
     if (selected || mode === "none") return await fn(client.mailbox as MailboxObject, selected);
     if (mode === "recheck" && t) return await fn(current(client, path), false);
@@ -105,6 +105,12 @@ async function lockMailbox(client: ImapFlow, name: string, options: MailboxOptio
     }
   }
 }
+
+/** INBOX is case-insensitive (RFC 3501 §5.1); every other name is what the server calls it. */
+const samePath = (a: string, b: string) => a === b || (a.toUpperCase() === "INBOX" && b.toUpperCase() === "INBOX");
+
+/** `path` (as a caller names it) is the folder selected now. */
+const isSelected = (client: ImapFlow, path: string) => !!client.mailbox && samePath(client.mailbox.path, path);
 
 /** `path` is the folder selected, with SELECT (not EXAMINE). */
 function selectedReadWrite(client: ImapFlow, path: string): boolean {
