@@ -4,10 +4,10 @@
 // connection is handed out with the post-login capability list; a wrong password fails as before;
 // plain text waits for a greeting that did not disable LOGIN; a server that loses what follows
 // LOGIN is noted and served the waited way.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { tracking } from "../../src/mail/imap/client.ts";
 import { connectImap, DEFAULT_TIMEOUTS, type OpenHints } from "../../src/mail/imap/connect.ts";
-import { earlyPlan } from "../../src/mail/imap/early-session.ts";
+import { earlyPlan, type PlanInput } from "../../src/mail/imap/early-plan.ts";
 import { toMailError } from "../../src/mail/imap/errors.ts";
 import { ServerMemory, serverKey } from "../../src/mail/imap/server-facts.ts";
 import { MailError } from "../../src/mail/errors.ts";
@@ -96,13 +96,13 @@ test("over implicit TLS (RFC 8314) the first turn needs no memory of the server:
   }
 });
 
-test("plain text to a server not yet seen: the waited start (three turns), which teaches the memory that LOGIN is allowed there", async () => {
+test("plain text to a server not yet seen: the waited start (four turns: the greeting, LOGIN, EXAMINE, FETCH), which teaches the memory that LOGIN is allowed there", async () => {
   const memory = new ServerMemory();
   relay.reset();
   const client = await connectImap(bob(), DEFAULT_TIMEOUTS, false, { memory, examine: FOLDER });
   try {
     await recent(client);
-    expect(relay.turns).toBe(3); // LOGIN, EXAMINE, FETCH (the greeting carries the capabilities)
+    expect(relay.turns).toBe(4); // the greeting waited for (it carries the capabilities), LOGIN, EXAMINE, FETCH
     expect(memory.get(serverKey(bob().imap))?.loginDisabled).toBe(false);
   } finally {
     await client.logout();
@@ -111,16 +111,27 @@ test("plain text to a server not yet seen: the waited start (three turns), which
 
 test("nothing goes before the greeting where it could send what a waited start would not", () => {
   const auth = { user: "bob", pass: "secret" };
-  const clear = { loginDisabled: false, examineLost: false };
-  expect(earlyPlan(auth, "none", null, "INBOX")).toBeNull(); // plain text, server not seen
-  expect(earlyPlan(auth, "none", { ...clear, loginDisabled: true }, "INBOX")).toBeNull(); // it disabled LOGIN
-  expect(earlyPlan(auth, "starttls", clear, "INBOX")).toBeNull(); // nothing may follow STARTTLS unanswered
-  expect(earlyPlan({ user: "bob", pass: "sécret" }, "tls", clear, "INBOX")).toBeNull(); // not a plain quoted string
-  expect(earlyPlan({ user: "bob", accessToken: "t" }, "tls", clear, "INBOX")).toBeNull(); // a token's AUTHENTICATE waits
-  expect(earlyPlan(auth, "tls", null, "INBOX")?.examine).toBe("INBOX");
-  expect(earlyPlan(auth, "tls", null, "\\Sent")?.examine).toBeNull(); // a special-use name needs a LIST first
-  expect(earlyPlan(auth, "tls", { ...clear, examineLost: true }, "INBOX")?.examine).toBeNull();
-  expect(earlyPlan({ user: 'b"o\\b', pass: "p" }, "tls", null, null)?.line.toString()).toBe('L0 LOGIN "b\\"o\\\\b" "p"');
+  const clear = { loginDisabled: false, examineLost: false, xoauth2: false, oauthbearer: false };
+  const plan = (p: Partial<PlanInput>) => earlyPlan({ auth, security: "tls", facts: null, examine: "INBOX", host: "imap.example.test", port: 993, ...p });
+  expect(plan({ security: "none" })).toBeNull(); // plain text, server not seen
+  expect(plan({ security: "none", facts: { ...clear, loginDisabled: true } })).toBeNull(); // it disabled LOGIN
+  expect(plan({ security: "starttls", facts: clear })).toBeNull(); // nothing may follow STARTTLS unanswered
+  expect(plan({ auth: { user: "bob", pass: "sécret" }, facts: clear })).toBeNull(); // not a plain quoted string
+  expect(plan({})?.examine).toBe("INBOX");
+  expect(plan({ examine: "\\Sent" })?.examine).toBeNull(); // a special-use name needs a LIST first
+  expect(plan({ facts: { ...clear, examineLost: true } })?.examine).toBeNull();
+  expect(plan({ auth: { user: 'b"o\\b', pass: "p" }, examine: null })?.line.toString()).toBe('L0 LOGIN "b\\"o\\\\b" "p"');
+  // An access token: only to a server seen offering the mechanism, alone (a refusal is a continuation).
+  const token = { user: "bob@example.test", accessToken: "tok" };
+  expect(plan({ auth: token })).toBeNull();
+  expect(plan({ auth: token, facts: clear })).toBeNull();
+  const x = plan({ auth: token, facts: { ...clear, xoauth2: true } })!;
+  expect(x.line.toString()).toBe(`L0 AUTHENTICATE XOAUTH2 ${Buffer.from("user=bob@example.test\x01auth=Bearer tok\x01\x01").toString("base64")}`);
+  expect([x.examine, x.breaker]).toEqual([null, ""]);
+  const both = { ...clear, xoauth2: true, oauthbearer: true };
+  expect(plan({ auth: token, facts: both })!.line.toString()).toStartWith("L0 AUTHENTICATE OAUTHBEARER "); // imapflow's preference
+  expect(plan({ auth: token, facts: both })!.breaker).toBe("AQ==");
+  expect(plan({ auth: token, facts: both, sasl: "xoauth2" })!.line.toString()).toStartWith("L0 AUTHENTICATE XOAUTH2 ");
 });
 
 test("a wrong password fails the connect with LOGIN's error (the stored password rejected), not the EXAMINE's", async () => {
@@ -182,3 +193,40 @@ test("the setup form's check (probeAfterLogin) still waits for LOGIN: a wrong pa
   const err = await connectImap(account, DEFAULT_TIMEOUTS, true, { memory: seen(account) }).then(() => null, (e: unknown) => e);
   expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
 }, 15_000);
+
+describe("an access token (the oauth2 passdb, pointed at the fake provider)", () => {
+  const tokenAccount = (token: string) => ({ ...bob(), auth: { kind: "oauth2" as const, accessToken: token, sasl: "xoauth2" as const } });
+
+  test("the first connection learns the server's mechanisms; the next writes AUTHENTICATE before the greeting: the greeting's turn saved", async () => {
+    const memory = new ServerMemory();
+    memory.note(serverKey(bob().imap), { loginDisabled: false }); // LOGIN allowed, mechanisms not yet seen
+    const account = tokenAccount(h.oauth.accessFor(h.dovecot.users.bob.email));
+    relay.reset();
+    const waited = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory, examine: FOLDER });
+    await recent(waited);
+    const waitedTurns = relay.turns;
+    await waited.logout();
+    expect(memory.get(serverKey(bob().imap))).toMatchObject({ xoauth2: true, oauthbearer: true });
+    relay.reset();
+    const early = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory, examine: FOLDER });
+    try {
+      expect((await recent(early)).emails[0]!.subject).toBe("Cold 8");
+      expect(waitedTurns).toBe(4); // the greeting, AUTHENTICATE, EXAMINE, FETCH
+      expect(relay.turns).toBe(3); // AUTHENTICATE with the connection, EXAMINE, FETCH
+      expect(early.capabilities.has("CONDSTORE")).toBe(true);
+    } finally {
+      await early.logout();
+    }
+  });
+
+  test("a token the provider no longer accepts: the refusal's continuation is answered and the connect fails as an auth error, in one turn", async () => {
+    const memory = seen();
+    memory.note(serverKey(bob().imap), { xoauth2: true, oauthbearer: true });
+    const account = tokenAccount("at-not-a-live-token");
+    const t = performance.now();
+    const err = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory, examine: FOLDER }).then(() => null, (e: unknown) => e);
+    expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
+    expect(performance.now() - t).toBeLessThan(DEFAULT_TIMEOUTS.connectTimeoutMs / 2); // not left waiting for the connect timeout
+    expect((toMailError(err, account, 1000) as MailError).kind).toBe("auth");
+  }, 15_000);
+});

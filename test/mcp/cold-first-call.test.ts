@@ -47,8 +47,8 @@ let firstSeen: Promise<number> | undefined;
 /** The server's first connection through the relay (alice's), once: its turns. */
 const seen = () => (firstSeen ??= coldTurns("get_recent_emails", { folder: FOLDER, limit: 3 }, "alice").then((r) => r.turns));
 
-test("the server's first connection to a plain-text server waits for the greeting: three turns", async () => {
-  expect(await seen()).toBe(3);
+test("the server's first connection to a plain-text server waits for the greeting: four turns", async () => {
+  expect(await seen()).toBe(4); // the greeting, LOGIN, EXAMINE, FETCH
 });
 
 test("then each read tool's first call on a cold mailbox is two turns, with its answer as before", async () => {
@@ -75,7 +75,7 @@ test("INBOX named in any case is the folder the start EXAMINEd (RFC 3501 §5.1):
 
 test("a tool that names no folder still saves the greeting's wait: LOGIN goes out before it", async () => {
   await seen();
-  expect((await coldTurns("list_mailboxes", {})).turns).toBe(3); // LOGIN, LIST … RETURN (STATUS), LSUB (four when LOGIN waited)
+  expect((await coldTurns("list_mailboxes", {})).turns).toBe(3); // LOGIN, LIST … RETURN (STATUS), LSUB (four with the greeting waited for)
 });
 
 test("a spanning read of cold mailboxes: each starts in one turn, in parallel", async () => {

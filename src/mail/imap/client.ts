@@ -8,7 +8,8 @@ import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./f
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
-import { finishEarly, loginAnswer, sendEarly, type EarlyClient, type EarlyPlan, type EarlyStart } from "./early-session.ts";
+import { finishEarly, loginAnswer, sendEarly, type EarlyClient, type EarlyStart } from "./early-session.ts";
+import { factsOf, type EarlyPlan } from "./early-plan.ts";
 import type { ServerFacts } from "./server-facts.ts";
 import { expandSet } from "./uid-set.ts";
 
@@ -116,7 +117,7 @@ async function load() {
         return;
       }
       await self.run("CAPABILITY");
-      if (this.capabilities.size) learn({ loginDisabled: this.capabilities.has("LOGINDISABLED") });
+      if (this.capabilities.size) learn(factsOf(this.capabilities));
       await self.upgradeToSTARTTLS();
       chooseLogin(this.capabilities, (this as unknown as { options: ImapFlowOptions }).options.auth);
       chooseOAuthMechanism(this.capabilities, this.#client.sasl);
@@ -166,6 +167,12 @@ async function load() {
       if (this.#early && !this.#early.login.settled) {
         const answer = loginAnswer(data.payload);
         if (answer) this.#early.login.settle(answer); // imapflow still reads its [CAPABILITY] code, and ignores the tag
+        // A refused OAuth exchange: the server's error comes as a continuation and waits for our answer.
+        const breaker = this.#client.early?.breaker;
+        if (!answer && breaker != null && data.payload[0] === 0x2b /* + */) {
+          (this as unknown as EarlyClient).write(Buffer.from(breaker));
+          return true;
+        }
       }
       const self = this as unknown as Internals;
       const request = self.currentRequest;

@@ -5,7 +5,8 @@ import { connectTarget, type ConnectTarget } from "../net/host-policy.ts";
 import type { MailAccount } from "../account.ts";
 import { toMailError } from "./errors.ts";
 import { RESPONSE_LIMITS } from "./response-limits.ts";
-import { earlyPlan, ExamineLost } from "./early-session.ts";
+import { earlyPlan } from "./early-plan.ts";
+import { ExamineLost } from "./early-session.ts";
 import { serverKey, type ServerFacts, type ServerMemory } from "./server-facts.ts";
 
 export interface ImapTimeouts {
@@ -61,7 +62,10 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
   const options = imapOptions(account, t, target);
   const key = serverKey(account.imap);
   // The setup form's check waits for every answer (probeAfterLogin): it must say which step failed.
-  const early = probeAfterLogin ? null : earlyPlan(options.auth, account.imap.security, hints.memory?.get(key) ?? null, hints.examine ?? null, hints.examineLostMs);
+  const early = probeAfterLogin ? null : earlyPlan({
+    auth: options.auth, security: account.imap.security, facts: hints.memory?.get(key) ?? null, examine: hints.examine ?? null,
+    lostMs: hints.examineLostMs, sasl, host: options.servername ?? options.host, port: options.port,
+  });
   const learn = (facts: Partial<ServerFacts>) => hints.memory?.note(key, facts);
   const client = await createImapClient(options, { probeAfterLogin, sasl, early, learn });
   client.on("error", () => {}); // reported through the failing call instead

@@ -1,54 +1,19 @@
-// A pooled connection's start in one turn (issue 42's first-call bound): LOGIN, and the EXAMINE of the
-// folder the first call reads, are written as soon as the TCP or TLS connection is up, before the
-// greeting. RFC 3501 §5.5 lets a client send a command before the previous one completes; the
-// server reads them in order once it has greeted, so greeting, LOGIN's OK and the folder's view
-// all arrive in the first answer, and the call's FETCH is the second turn (three on a waited start).
-// The connection is handed out only after LOGIN's answer, with the post-login capability list
-// (carried by LOGIN's OK or asked for): no caller ever sees the greeting's list.
+// A pooled connection's start in one turn (issue 42's first-call bound): the login (LOGIN, or
+// AUTHENTICATE with an access token), and with LOGIN the EXAMINE of the folder the first call reads,
+// are written as soon as the TCP or TLS connection is up, before the greeting. RFC 3501 §5.5 lets a
+// client send a command before the previous one completes; the server reads them in order once it
+// has greeted, so greeting, the login's OK and the folder's view all arrive in the first answer, and
+// the call's FETCH is the second turn (four on a waited start: greeting, LOGIN, EXAMINE, FETCH).
+// The connection is handed out only after the login's answer, with the post-login capability list
+// (carried by its OK or asked for): no caller ever sees the greeting's list. What may be written
+// early is ./early-plan.ts's to decide.
 //
-// Only where it sends nothing a waited start would not: LOGIN with a password it can carry as a
-// quoted string, over TLS, or over plain text (private hosts only, ./net/host-policy.ts) to a
-// server whose last greeting this process saw did not disable LOGIN (./server-facts.ts).
-// A PREAUTH greeting (§7.1.4) makes LOGIN's refusal moot; LOGIN refused because the greeting
-// disabled it falls back to imapflow's login; a server that loses the pipelined EXAMINE is noted
-// and the connection opened again the waited way.
-import type { ImapFlowOptions } from "imapflow";
-import { chooseLogin } from "./login-choice.ts";
+// A PREAUTH greeting (§7.1.4) makes the login's refusal moot; LOGIN refused because the greeting
+// disabled it falls back to imapflow's login; a refused OAuth exchange's continuation is answered
+// (client.ts) so the refusal comes at once; a server that loses the pipelined EXAMINE is noted and
+// the connection opened again the waited way.
+import { EARLY_TAG, factsOf, type EarlyPlan } from "./early-plan.ts";
 import type { ServerFacts } from "./server-facts.ts";
-
-/** What the first turn sends: the LOGIN line, and the folder to EXAMINE behind it (or none). */
-export interface EarlyPlan {
-  readonly line: Buffer;
-  readonly examine: string | null;
-  /** After LOGIN's OK, how long the EXAMINE may take before the server is taken to have lost it. */
-  readonly lostMs: number;
-}
-
-/** Not imapflow's hex counter ("1", "A", ...): no command it sends can carry this tag. */
-export const EARLY_TAG = "L0";
-
-/** The default EarlyPlan.lostMs: more than an EXAMINE of a large folder takes (0.4-0.6 s for 20,000 messages here). */
-export const EXAMINE_LOST_MS = 5_000;
-
-/**
- * The plan for a connection, or null where the start must wait for the greeting: anything but a
- * LOGIN-able password, STARTTLS (nothing may follow STARTTLS before the handshake, RFC 9051 §6.2.1),
- * plain text to a server not seen greeting without LOGINDISABLED. `examine`: a folder path (not a
- * special-use name, which needs a LIST first), unless this server was seen losing it.
- */
-export function earlyPlan(
-  auth: ImapFlowOptions["auth"], security: string, facts: ServerFacts | null, examine: string | null, lostMs = EXAMINE_LOST_MS,
-): EarlyPlan | null {
-  if (security === "starttls" || (security === "none" && (facts?.loginDisabled ?? true))) return null;
-  const probe = auth && "pass" in auth ? { ...auth } : auth;
-  chooseLogin(new Map(), probe);
-  if (!probe || probe.loginMethod !== "LOGIN" || !("pass" in probe) || typeof probe.pass !== "string") return null;
-  const line = `${EARLY_TAG} LOGIN ${quoted(probe.user)} ${quoted(probe.pass)}`; // imapflow's write() ends the line
-  const folder = examine && !examine.startsWith("\\") && !facts?.examineLost ? examine : null;
-  return { line: Buffer.from(line, "latin1"), examine: folder, lostMs };
-}
-
-const quoted = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
 /** LOGIN's tagged answer, when `payload` is it (else null): whether it carried the capability list. */
 export interface LoginAnswer {
@@ -150,7 +115,7 @@ export function sendEarly(client: EarlyClient, plan: EarlyPlan): EarlyStart {
 export async function finishEarly(client: EarlyClient, start: EarlyStart, learn: (f: Partial<ServerFacts>) => void): Promise<boolean> {
   const preauth = client.authenticated === true; // set by imapflow on a PREAUTH greeting only, at this point
   const disabled = client.capabilities.has("LOGINDISABLED");
-  if (client.capabilities.size) learn({ loginDisabled: disabled });
+  if (client.capabilities.size) learn(factsOf(client.capabilities));
   const answer = await start.login.answer;
   if (!answer.ok && !preauth) {
     if (!disabled) throw answer.error;

@@ -8,6 +8,9 @@ export interface ServerFacts {
   loginDisabled: boolean;
   /** A pipelined EXAMINE went unanswered after LOGIN's OK: this server loses what follows LOGIN. */
   examineLost: boolean;
+  /** The last pre-login capability list offered AUTH=XOAUTH2 (or XOAUTH), AUTH=OAUTHBEARER. */
+  xoauth2: boolean;
+  oauthbearer: boolean;
 }
 
 const MAX_SERVERS = 4096;
@@ -20,7 +23,7 @@ export class ServerMemory {
   }
 
   note(key: string, facts: Partial<ServerFacts>): void {
-    const before = this.#facts.get(key) ?? { loginDisabled: true, examineLost: false };
+    const before = this.#facts.get(key) ?? { loginDisabled: true, examineLost: false, xoauth2: false, oauthbearer: false };
     this.#facts.delete(key); // re-inserted last: the oldest entry goes first when full
     this.#facts.set(key, { ...before, ...facts });
     if (this.#facts.size > MAX_SERVERS) this.#facts.delete(this.#facts.keys().next().value!);

@@ -40,6 +40,8 @@ export interface FakeOAuthProvider {
   imapDisabled: Set<string>;
   /** Every access and refresh token issued so far. */
   issued(): string[];
+  /** An access token for `user` (an hour) straight from the token book: tests of the IMAP login itself. */
+  accessFor(user: string): string;
   stop(): void;
 }
 
@@ -174,6 +176,9 @@ export function startFakeOAuth(): FakeOAuthProvider {
     },
     revokeUser: (user) => book.revokeUser(user.toLowerCase()),
     issued: () => [...book.issued],
+    accessFor(user) {
+      return book.issueAccess(this.client({ redirectUris: [] }).options, user.toLowerCase()).token;
+    },
     stop: () => server.stop(true),
   };
 }
