@@ -219,6 +219,20 @@ describe("an access token (the oauth2 passdb, pointed at the fake provider)", ()
     }
   });
 
+  test("a refused token is not tried again the waited way, even where the greeting disables LOGIN (that fallback is LOGIN's)", async () => {
+    const fake = await startFakeImap(() => ({ greetingCaps: "IMAP4rev1 LOGINDISABLED AUTH=XOAUTH2" }));
+    try {
+      const account = { ...tokenAccount("at-any"), imap: { host: fake.host, port: fake.port, security: "none" as const } };
+      const memory = new ServerMemory();
+      memory.note(serverKey(account.imap), { loginDisabled: false, xoauth2: true });
+      const err = await connectImap(account, DEFAULT_TIMEOUTS, false, { memory }).then(() => null, (e: unknown) => e);
+      expect((err as { authenticationFailed?: boolean }).authenticationFailed).toBe(true);
+      expect(fake.received.AUTHENTICATE).toBe(1);
+    } finally {
+      await fake.stop();
+    }
+  });
+
   test("a token the provider no longer accepts: the refusal's continuation is answered and the connect fails as an auth error, in one turn", async () => {
     const memory = seen();
     memory.note(serverKey(bob().imap), { xoauth2: true, oauthbearer: true });

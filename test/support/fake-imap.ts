@@ -11,6 +11,8 @@ export interface Script {
   greet?: boolean;
   /** Greet with PREAUTH (RFC 3501 §7.1.4): already authenticated; a LOGIN is then refused with BAD. */
   preauth?: boolean;
+  /** The greeting's capability list instead of the dialect's (AUTHENTICATE is answered BAD: unknown here). */
+  greetingCaps?: string;
   login?: "ok" | "refuse" | "hang";
   /**
    * Answer LOGIN after a moment and lose every line that came meanwhile, as a login process that
@@ -200,7 +202,7 @@ function selectReply(tag: string, permanentFlags?: string): string {
 function serve(socket: Socket, script: Script, received: Record<string, number>): void {
   socket.on("error", () => {});
   if (script.greet === false) return;
-  socket.write(`* ${script.preauth ? "PREAUTH" : "OK"} [CAPABILITY ${script.gmail ? GMAIL_CAPS : PLAIN_CAPS}] fake ready\r\n`);
+  socket.write(`* ${script.preauth ? "PREAUTH" : "OK"} [CAPABILITY ${script.greetingCaps ?? (script.gmail ? GMAIL_CAPS : PLAIN_CAPS)}] fake ready\r\n`);
   const table = handlers(script);
   let buffer = "";
   let losing = false;

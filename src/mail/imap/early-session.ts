@@ -91,6 +91,8 @@ export interface EarlyStart {
   /** The pipelined EXAMINE: true once the folder is open, false when refused (a missing folder); null when none was sent. */
   opened: Promise<boolean> | null;
   lostMs: number;
+  /** The login was LOGIN (not a token's AUTHENTICATE): a refusal because the greeting disabled it may fall back. */
+  byLogin: boolean;
 }
 
 /**
@@ -102,9 +104,10 @@ export function sendEarly(client: EarlyClient, plan: EarlyPlan): EarlyStart {
   const login = new PendingLogin();
   client.once("close", () => login.settle({ ok: false, capabilities: false, error: new Error("Connection closed") }));
   client.write(plan.line);
-  if (!plan.examine) return { login, opened: null, lostMs: plan.lostMs };
+  const byLogin = plan.breaker === null;
+  if (!plan.examine) return { login, opened: null, lostMs: plan.lostMs, byLogin };
   client.state = client.states.AUTHENTICATED;
-  return { login, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false), lostMs: plan.lostMs };
+  return { login, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false), lostMs: plan.lostMs, byLogin };
 }
 
 /**
@@ -118,7 +121,7 @@ export async function finishEarly(client: EarlyClient, start: EarlyStart, learn:
   if (client.capabilities.size) learn(factsOf(client.capabilities));
   const answer = await start.login.answer;
   if (!answer.ok && !preauth) {
-    if (!disabled) throw answer.error;
+    if (!disabled || !start.byLogin) throw answer.error;
     await start.opened;
     client.state = client.states.NOT_AUTHENTICATED;
     return false;

@@ -23,7 +23,8 @@ export interface ToolContext {
   /**
    * Runs fn with the token's pooled IMAP connection (opened on demand). If a reused connection
    * turns out dropped, fn runs once more on a new one: pass { retryOnDrop: false } when running
-   * fn twice could do a write twice (send, append, move).
+   * fn twice could do a write twice (send, append, move). `examine`: the folder fn reads first, read
+   * only; a connection opened for this call EXAMINEs it in its first turn (src/mail/imap/early-session.ts).
    */
   withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean; examine?: string }): Promise<T>;
   /**
