@@ -2,9 +2,9 @@
 // 20,000 messages) and get_changes on a 20,000-message folder (nothing changed; one change by another
 // client since the cursor), through MCP (raw 2025 client), on loopback and with the mail server
 // 20 ms away (test/support/latency-relay.ts), in ms and round trips. Target: get_changes with nothing
-// changed costs one round trip on a selected folder (waited for: the server's own work, the loopback
-// p50, taken out). Works in bob's mailbox, so that "*" covers exactly INBOX, Drafts, Sent, Archive
-// and the six folders seeded here (Trash and Junk are skipped).
+// changed costs one round trip on a selected folder (one command waited for). Works in bob's
+// mailbox, so that "*" covers exactly INBOX, Drafts, Sent, Archive and the six folders seeded here
+// (Trash and Junk are skipped).
 import { ImapFlow } from "imapflow";
 import { DEFAULT_TIMEOUTS, imapOptions } from "../src/mail/imap/connect.ts";
 import type { MailAccount } from "../src/mail/account.ts";
@@ -84,10 +84,10 @@ export async function tidyRows(h: Awaited<ReturnType<typeof getHarness>>): Promi
     console.log(`${"row".padEnd(36)} ${"loopback p50 ms".padStart(16)} ${`${RTT} ms RTT p50 ms (RTs, commands)`.padStart(34)}`);
     for (const [i, [name, s]] of near.entries()) {
       const f = far[i]![1];
-      // Round trips waited for: the loopback p50 (the mail server's own work: an EXAMINE of 20,000
-      // messages is ~14 ms of Dovecot's here) taken out, as bench-latency.ts counts a first call's.
-      const waited = (f.ms - s.ms) / RTT;
-      const target = name === "get_changes, nothing changed" ? `  ${waited.toFixed(1)} waited for ${verdict(waited <= 1.5)}` : "";
+      // Judged by the commands it waits for: the time is mostly the mail server's own (issue 41's
+      // re-EXAMINE of 20,000 maildir messages: 14 ms here when Dovecot's caches are warm, ~0.4-0.9 s
+      // when they are not), which the loopback p50 shows and no round trip count can remove.
+      const target = name === "get_changes, nothing changed" ? `  ${verdict(f.commands <= 1)} (one round trip; the server's own time: the loopback p50)` : "";
       console.log(`${name.padEnd(36)} ${ms(s.ms).padStart(16)} ${`${ms(f.ms)} (${(f.ms / RTT).toFixed(1)}, ${f.commands})`.padStart(34)}${target}`);
     }
   } finally {
