@@ -1,9 +1,10 @@
 // The first call on a cold pooled connection (issue 42: at most 3.5 round trips): LOGIN and the
 // EXAMINE of the call's folder go out before the greeting (src/mail/imap/early-session.ts), so the
-// call is two client turns (LOGIN + EXAMINE, then FETCH) where a waited start takes three. The
-// connection is handed out with the post-login capability list; a wrong password fails as before;
-// plain text waits for a greeting that did not disable LOGIN; a server that loses what follows
-// LOGIN is noted and served the waited way.
+// call is two client turns (LOGIN + EXAMINE, then FETCH) where a waited start takes four (the
+// greeting, LOGIN, EXAMINE, FETCH). The connection is handed out with the post-login capability
+// list; a wrong password fails as before; plain text waits for a greeting that did not disable
+// LOGIN; a server that loses what follows LOGIN is noted and served the waited way; an access
+// token's AUTHENTICATE goes early alone, and its refusal is answered at once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { tracking } from "../../src/mail/imap/client.ts";
 import { connectImap, DEFAULT_TIMEOUTS, type OpenHints } from "../../src/mail/imap/connect.ts";
