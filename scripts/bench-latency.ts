@@ -66,7 +66,8 @@ export async function latencyRows(account: MailAccount, folder: string, triage: 
 
 /**
  * One tools/call per token whose IMAP connection is not open yet: connect, LOGIN + EXAMINE in one
- * turn, FETCH (src/mail/imap/early-session.ts). In time over RTT, and in round trips waited for:
+ * turn (src/mail/imap/early-session.ts), and the FETCH in that turn too where the process has read
+ * the folder's newest page before, as it has here on token 0 (src/mail/imap/early-prefetch.ts). In time over RTT, and in round trips waited for:
  * (p50 through the relay - p50 on loopback) / RTT, the local work (both servers' CPU) left out, as
  * bench-conversation.ts counts them.
  */

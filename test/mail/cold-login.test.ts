@@ -112,7 +112,7 @@ test("plain text to a server not yet seen: the waited start (four turns: the gre
 
 test("nothing goes before the greeting where it could send what a waited start would not", () => {
   const auth = { user: "bob", pass: "secret" };
-  const clear = { loginDisabled: false, examineLost: false, xoauth2: false, oauthbearer: false };
+  const clear = { loginDisabled: false, examineLost: false, xoauth2: false, oauthbearer: false, gmail: false };
   const plan = (p: Partial<PlanInput>) => earlyPlan({ auth, security: "tls", facts: null, examine: "INBOX", host: "imap.example.test", port: 993, ...p });
   expect(plan({ security: "none" })).toBeNull(); // plain text, server not seen
   expect(plan({ security: "none", facts: { ...clear, loginDisabled: true } })).toBeNull(); // it disabled LOGIN
@@ -133,6 +133,14 @@ test("nothing goes before the greeting where it could send what a waited start w
   expect(plan({ auth: token, facts: both })!.line.toString()).toStartWith("L0 AUTHENTICATE OAUTHBEARER "); // imapflow's preference
   expect(plan({ auth: token, facts: both })!.breaker).toBe("AQ==");
   expect(plan({ auth: token, facts: both, sasl: "xoauth2" })!.line.toString()).toStartWith("L0 AUTHENTICATE XOAUTH2 ");
+  // The newest page behind the EXAMINE: only to a server seen before that is not Gmail, bounded.
+  const prefetch = { items: "(UID FLAGS)", low: 981, span: 100 };
+  expect(plan({ facts: clear, prefetch })?.prefetch?.toString()).toBe("F0 UID FETCH 981:1080 (UID FLAGS)");
+  expect(plan({ facts: null, prefetch })?.prefetch).toBeNull();
+  expect(plan({ facts: { ...clear, gmail: true }, prefetch })?.prefetch).toBeNull();
+  expect(plan({ facts: clear, prefetch, examine: null })?.prefetch).toBeNull();
+  expect(plan({ auth: token, facts: { ...clear, xoauth2: true }, prefetch })?.prefetch).toBeNull();
+  expect(plan({ facts: clear, prefetch: { ...prefetch, low: 0 } })?.prefetch).toBeNull();
 });
 
 test("a wrong password fails the connect with LOGIN's error (the stored password rejected), not the EXAMINE's", async () => {

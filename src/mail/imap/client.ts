@@ -4,39 +4,18 @@
 // bound on what the responses to one command may add up to (./response-limits.ts), and (4) no
 // BODYSTRUCTURE that imapflow would choke on reaches its parser (./structure-guard.ts).
 import type { ImapFlow, ImapFlowOptions } from "imapflow";
-import { flagChangeOf, noteFlagChange, type FlagCounters, type Shown } from "./flag-updates.ts";
+import { flagChangeOf, noteFlagChange, type Shown } from "./flag-updates.ts";
+import type { ViewTracking } from "./view-tracking.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
-import { finishEarly, loginAnswer, sendEarly, type EarlyClient, type EarlyStart } from "./early-session.ts";
+import { afterSend, earlyResponse, finishEarly, sendEarly, type EarlyClient, type EarlyStart } from "./early-session.ts";
 import { factsOf, type EarlyPlan } from "./early-plan.ts";
+import { capturePrefetch, type Prefetched } from "./early-prefetch.ts";
 import type { ServerFacts } from "./server-facts.ts";
 import { expandSet } from "./uid-set.ts";
 
-/** What ./mailbox.ts reads to decide whether the selected folder's view can be trusted as current. */
-export interface ViewTracking extends FlagCounters {
-  /**
-   * Why the connection failed, when imapflow's parser refused what the server sent (too large):
-   * the command in flight only learns "connection closed".
-   */
-  streamError?: Error & { code?: string };
-  /** Bumped when a SELECT/EXAMINE is *issued*: one issued after a call began is as fresh as a NOOP. */
-  selects: number;
-  /**
-   * Bumped by every unsolicited EXISTS, EXPUNGE, VANISHED or FETCH other than a flag change (those
-   * count in FlagCounters, ./flag-updates.ts): another client changed the folder.
-   */
-  changes: number;
-  /**
-   * The highest HIGHESTMODSEQ response code (RFC 7162 §3.1.2.1, §3.2.10) seen since the folder was
-   * selected, in a SELECT's answer or a command's tagged OK; 0n when none.
-   */
-  highestModseq: bigint;
-  /** When set, the UIDs of VANISHED (EARLIER) responses (RFC 7162 §3.2.10) are collected here. */
-  earlier?: number[];
-  /** The folder the connection's start EXAMINEd for its first call (./early-session.ts); ./mailbox.ts takes it once. */
-  preselected?: string;
-}
+export type { ViewTracking };
 
 export interface ClientOptions {
   /**
@@ -51,7 +30,10 @@ export interface ClientOptions {
   early?: EarlyPlan | null;
   /** Told what the greeting showed of the server (./server-facts.ts). */
   learn?: (facts: Partial<ServerFacts>) => void;
+  noteNewest?: ViewTracking["noteNewest"];
 }
+
+type GreetingInternals = { greetingReceived?: boolean; untaggedHandlers: Record<string, unknown>; normalizeUntaggedCommand(c: string, a: unknown): string };
 
 type Internals = {
   run(command: string, ...args: unknown[]): Promise<unknown>;
@@ -81,6 +63,8 @@ async function load() {
     highestModseq = 0n;
     earlier?: number[];
     preselected?: string;
+    prefetched?: Prefetched | null;
+    noteNewest?: ViewTracking["noteNewest"];
     readonly #client: ClientOptions;
     #early?: EarlyStart;
 
@@ -97,6 +81,7 @@ async function load() {
     constructor(options: ImapFlowOptions, client: ClientOptions) {
       super(options);
       this.#client = client;
+      this.noteNewest = client.noteNewest;
       this.on("error", (err: Error & { code?: string }) => { this.streamError ??= err; });
       (this as unknown as { sectionHandlers: Record<string, (s: Array<{ value?: unknown }>) => void> }).sectionHandlers.HIGHESTMODSEQ = (section) => {
         const value = section[0]?.value;
@@ -112,7 +97,7 @@ async function load() {
       const self = this as unknown as Internals;
       const learn = this.#client.learn ?? (() => {});
       if (this.#early && await finishEarly(this as unknown as EarlyClient, this.#early, learn)) {
-        if (this.#early.opened && this.mailbox) this.preselected = this.mailbox.path;
+        if (this.#early.opened && this.mailbox) [this.preselected, this.prefetched] = [this.mailbox.path, this.#early.result];
         self.usable = true;
         return;
       }
@@ -127,17 +112,22 @@ async function load() {
       self.usable = true;
     }
 
-    // Called by imapflow once the TCP or TLS connection is up (before the greeting): the first turn
-    // of an early start goes out here.
+    // imapflow calls this once TCP or TLS is up, before the greeting: an early start's first turn goes out.
     setEventHandlers(): void {
       (ImapFlow.prototype as any).setEventHandlers.call(this);
       if (this.#client.early && !this.#early) this.#early = sendEarly(this as unknown as EarlyClient, this.#client.early);
     }
 
+    // imapflow writes a command microtasks after exec: the prefetch follows once the EXAMINE is out.
+    async send(data: unknown): Promise<void> {
+      await (ImapFlow.prototype as any).send.call(this, data);
+      if (this.#early) afterSend(this as unknown as EarlyClient, this.#early);
+    }
+
     // Before the greeting no response answers a command, though an early EXAMINE is in flight: the
     // greeting (OK, PREAUTH or BYE) goes to imapflow's greeting handlers, never to the EXAMINE's.
     getUntaggedHandler(command: string, attributes: unknown): unknown {
-      const self = this as unknown as { greetingReceived?: boolean; untaggedHandlers: Record<string, unknown>; normalizeUntaggedCommand(c: string, a: unknown): string };
+      const self = this as unknown as GreetingInternals;
       if (!self.greetingReceived) return self.untaggedHandlers[self.normalizeUntaggedCommand(command, attributes)];
       return (ImapFlow.prototype as any).getUntaggedHandler.call(this, command, attributes);
     }
@@ -164,30 +154,25 @@ async function load() {
     // runs to its end before any timer or socket of another user is served (a 4 s stall, measured).
     async handleResponse(data: ResponseItem): Promise<boolean> {
       if (++this.#responses % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.#early && !this.#early.login.settled) {
-        const answer = loginAnswer(data.payload);
-        if (answer) this.#early.login.settle(answer); // imapflow still reads its [CAPABILITY] code, and ignores the tag
-        // A refused OAuth exchange: the server's error comes as a continuation and waits for our answer.
-        const breaker = this.#client.early?.breaker;
-        if (!answer && breaker != null && data.payload[0] === 0x2b /* + */) {
-          (this as unknown as EarlyClient).write(Buffer.from(breaker));
-          return true;
-        }
-      }
+      const early = this.#early && earlyResponse(this as unknown as EarlyClient, this.#early, this.#client.early!, data);
+      if (early === "answered") return true;
+      if (early === "too large") return this.#tooLarge();
       const self = this as unknown as Internals;
       const request = self.currentRequest;
       if (request) {
         if (request.tag !== this.#command.tag) this.#command = { tag: request.tag, bytes: 0 };
         this.#command.bytes += data.payload.length + (data.literals ?? []).reduce((n, l) => n + l.length, 0);
-        if (this.#command.bytes > MAX_COMMAND_BYTES) {
-          const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
-          this.streamError ??= err;
-          self.failProtocol(err);
-          return false;
-        }
+        if (this.#command.bytes > MAX_COMMAND_BYTES) return this.#tooLarge();
       }
       guardStructure(data);
       return (ImapFlow.prototype as any).handleResponse.call(this, data);
+    }
+
+    #tooLarge(): false {
+      const err = Object.assign(new Error(`more than ${MAX_COMMAND_BYTES} bytes in answer to one command`), { code: "CommandTooLarge" });
+      this.streamError ??= err;
+      (this as unknown as Internals).failProtocol(err);
+      return false;
     }
 
     async untaggedExists(...args: unknown[]) {
@@ -216,6 +201,8 @@ async function load() {
     }
 
     async untaggedFetch(...args: unknown[]) {
+      const p = this.#early?.prefetch;
+      if (p?.written && capturePrefetch(p, args[0])) return;
       const flagged = flagChangeOf(args[0] as Parameters<typeof flagChangeOf>[0]);
       if (flagged) noteFlagChange(this, flagged.seq, flagged.uid);
       else this.changes++;

@@ -23,6 +23,9 @@ export interface OpenHints {
   examine?: string | null;
   /** EarlyPlan.lostMs (tests shorten it). */
   examineLostMs?: number;
+  /** The first call's newest page, fetched behind the EXAMINE from a remembered start (./early-prefetch.ts). */
+  prefetch?: { items: string; low: number; span: number } | null;
+  noteNewest?: ViewTracking["noteNewest"];
 }
 
 export const DEFAULT_TIMEOUTS: ImapTimeouts = { connectTimeoutMs: 15_000, socketTimeoutMs: 6 * 60_000 };
@@ -64,10 +67,10 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
   // The setup form's check waits for every answer (probeAfterLogin): it must say which step failed.
   const early = probeAfterLogin ? null : earlyPlan({
     auth: options.auth, security: account.imap.security, facts: hints.memory?.get(key) ?? null, examine: hints.examine ?? null,
-    lostMs: hints.examineLostMs, sasl, host: options.servername ?? options.host, port: options.port,
+    lostMs: hints.examineLostMs, sasl, host: options.servername ?? options.host, port: options.port, prefetch: hints.prefetch,
   });
   const learn = (facts: Partial<ServerFacts>) => hints.memory?.note(key, facts);
-  const client = await createImapClient(options, { probeAfterLogin, sasl, early, learn });
+  const client = await createImapClient(options, { probeAfterLogin, sasl, early, learn, noteNewest: hints.noteNewest });
   client.on("error", () => {}); // reported through the failing call instead
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
@@ -79,7 +82,7 @@ export async function connectImap(account: MailAccount, t: ImapTimeouts = DEFAUL
   } catch (err) {
     client.close();
     // The server lost the EXAMINE written behind LOGIN (now noted): once more, without it.
-    if (err instanceof ExamineLost) return connectImap(account, t, probeAfterLogin, { ...hints, examine: null });
+    if (err instanceof ExamineLost) return connectImap(account, t, probeAfterLogin, { ...hints, examine: null, prefetch: null });
     throw err;
   } finally {
     clearTimeout(timer);

@@ -16,10 +16,13 @@ export interface EarlyPlan {
    * continuation the client answers, "AQ==" for OAUTHBEARER, empty for XOAUTH2); null for LOGIN.
    */
   readonly breaker: string | null;
+  /** A UID FETCH of the newest page's likely range, written behind the EXAMINE (tag PREFETCH_TAG); null when none. */
+  readonly prefetch: Buffer | null;
 }
 
-/** Not imapflow's hex counter ("1", "A", ...): no command it sends can carry this tag. */
+/** Not imapflow's hex counter ("1", "A", ...): no command it sends can carry these tags. */
 export const EARLY_TAG = "L0";
+export const PREFETCH_TAG = "F0";
 
 /** The default lostMs: more than an EXAMINE of a large folder takes (0.4-0.6 s for 20,000 messages here). */
 export const EXAMINE_LOST_MS = 5_000;
@@ -36,6 +39,8 @@ export interface PlanInput {
   /** Where the connection goes (OAUTHBEARER names them, RFC 7628 §3.1). */
   host: string;
   port: number;
+  /** The first call's FETCH items, and UIDs from `low` (a remembered newest page: ./view-hints.ts), `span` of them at most. */
+  prefetch?: { items: string; low: number; span: number } | null;
 }
 
 /**
@@ -51,14 +56,14 @@ export function earlyPlan(input: PlanInput): EarlyPlan | null {
   const lostMs = input.lostMs ?? EXAMINE_LOST_MS;
   if ("accessToken" in auth && typeof auth.accessToken === "string") {
     const oauth = facts && oauthLine(auth.user, auth.accessToken, facts, input);
-    return oauth ? { line: Buffer.from(`${EARLY_TAG} ${oauth.line}`, "latin1"), examine: null, lostMs, breaker: oauth.breaker } : null;
+    return oauth ? { line: Buffer.from(`${EARLY_TAG} ${oauth.line}`, "latin1"), examine: null, lostMs, breaker: oauth.breaker, prefetch: null } : null;
   }
   const probe = "pass" in auth ? { ...auth } : auth;
   chooseLogin(new Map(), probe);
   if (probe.loginMethod !== "LOGIN" || !("pass" in probe) || typeof probe.pass !== "string") return null;
   const line = `${EARLY_TAG} LOGIN ${quoted(probe.user)} ${quoted(probe.pass)}`; // imapflow's write() ends the line
   const folder = input.examine && !input.examine.startsWith("\\") && !facts?.examineLost ? input.examine : null;
-  return { line: Buffer.from(line, "latin1"), examine: folder, lostMs, breaker: null };
+  return { line: Buffer.from(line, "latin1"), examine: folder, lostMs, breaker: null, prefetch: folder ? prefetchLine(input) : null };
 }
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, (c) => `\\${c}`)}"`;
@@ -78,11 +83,21 @@ function oauthLine(user: string, token: string, facts: ServerFacts, at: PlanInpu
   return { line: `AUTHENTICATE XOAUTH2 ${Buffer.from(ir).toString("base64")}`, breaker: "" };
 }
 
+/**
+ * The FETCH behind the EXAMINE, to a server seen before and not Gmail (whose labels the items leave
+ * out): by UID, so it needs no EXISTS, and bounded, so new mail since cannot make it large.
+ */
+function prefetchLine({ prefetch: p, facts }: PlanInput): Buffer | null {
+  if (!p || !facts || facts.gmail || !Number.isSafeInteger(p.low) || p.low < 1) return null;
+  return Buffer.from(`${PREFETCH_TAG} UID FETCH ${p.low}:${p.low + p.span - 1} ${p.items}`, "latin1");
+}
+
 /** What a pre-login capability list says of the server. */
 export function factsOf(caps: Map<string, unknown>): Partial<ServerFacts> {
   return {
     loginDisabled: caps.has("LOGINDISABLED"),
     xoauth2: caps.has("AUTH=XOAUTH2") || caps.has("AUTH=XOAUTH"),
     oauthbearer: caps.has("AUTH=OAUTHBEARER"),
+    gmail: caps.has("X-GM-EXT-1"),
   };
 }

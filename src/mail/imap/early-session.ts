@@ -13,6 +13,7 @@
 // (client.ts) so the refusal comes at once; a server that loses the pipelined EXAMINE is noted and
 // the connection opened again the waited way.
 import { EARLY_TAG, factsOf, type EarlyPlan } from "./early-plan.ts";
+import { PendingPrefetch, prefetched, prefetchResponse, type Prefetched } from "./early-prefetch.ts";
 import type { ServerFacts } from "./server-facts.ts";
 
 /** LOGIN's tagged answer, when `payload` is it (else null): whether it carried the capability list. */
@@ -83,6 +84,9 @@ export interface EarlyClient {
   states: { NOT_AUTHENTICATED: unknown; AUTHENTICATED: unknown };
   authenticated: unknown;
   expectCapabilityUpdate: boolean;
+  /** ./client.ts's counters of other clients' changes (none before the start completes, unless the folder changed). */
+  changes: number;
+  flagChanges: number;
 }
 
 /** What was sent in the first turn, waiting for its answers. */
@@ -93,6 +97,10 @@ export interface EarlyStart {
   lostMs: number;
   /** The login was LOGIN (not a token's AUTHENTICATE): a refusal because the greeting disabled it may fall back. */
   byLogin: boolean;
+  /** The newest page's UID FETCH behind the EXAMINE (./early-prefetch.ts); null when none. */
+  prefetch: PendingPrefetch | null;
+  /** Its answers once the start is complete, for the first call; null when there are none to use. */
+  result: Prefetched | null;
 }
 
 /**
@@ -104,10 +112,12 @@ export function sendEarly(client: EarlyClient, plan: EarlyPlan): EarlyStart {
   const login = new PendingLogin();
   client.once("close", () => login.settle({ ok: false, capabilities: false, error: new Error("Connection closed") }));
   client.write(plan.line);
-  const byLogin = plan.breaker === null;
-  if (!plan.examine) return { login, opened: null, lostMs: plan.lostMs, byLogin };
+  const start = { login, opened: null, lostMs: plan.lostMs, byLogin: plan.breaker === null, prefetch: null, result: null };
+  if (!plan.examine) return start;
   client.state = client.states.AUTHENTICATED;
-  return { login, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false), lostMs: plan.lostMs, byLogin };
+  const prefetch = plan.prefetch && new PendingPrefetch(plan.prefetch);
+  if (prefetch) client.once("close", () => prefetch.settle(false));
+  return { ...start, prefetch, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false) };
 }
 
 /**
@@ -134,10 +144,42 @@ export async function finishEarly(client: EarlyClient, start: EarlyStart, learn:
   }
   if (!start.opened) return true;
   try {
-    await unlessLost(start.opened, start.lostMs);
+    const open = await unlessLost(start.opened, start.lostMs);
+    if (open && start.prefetch && client.mailbox) {
+      const changed = () => client.changes + client.flagChanges > 0;
+      start.result = await unlessLost(prefetched(start.prefetch, client.mailbox.path!, client.mailbox, changed), start.lostMs);
+    }
   } catch (err) {
     learn({ examineLost: true });
     throw err;
   }
   return true;
+}
+
+/**
+ * A response read while the start's own commands run (./client.ts, before imapflow parses it): the
+ * login's tagged answer settles it (imapflow still reads its [CAPABILITY] code and ignores the tag);
+ * a refused OAuth exchange's continuation is answered ("answered": imapflow must not see it); the
+ * prefetch's bytes are counted against the one-command bound ("too large" past it).
+ */
+export function earlyResponse(client: EarlyClient, start: EarlyStart, plan: EarlyPlan, data: { payload: Buffer; literals?: Buffer[] }): "answered" | "too large" | null {
+  if (!start.login.settled) {
+    const answer = loginAnswer(data.payload);
+    if (answer) start.login.settle(answer);
+    else if (plan.breaker !== null && data.payload[0] === 0x2b /* + */) {
+      client.write(Buffer.from(plan.breaker));
+      return "answered";
+    }
+  }
+  const p = start.prefetch;
+  if (p?.written && !p.settled && prefetchResponse(p, data.payload, (data.literals ?? []).reduce((n, l) => n + l.length, 0)) === false) return "too large";
+  return null;
+}
+
+/** After imapflow wrote a command: the prefetch goes on the wire right behind the EXAMINE it needs. */
+export function afterSend(client: EarlyClient, start: EarlyStart): void {
+  const p = start.prefetch;
+  if (!p || p.written) return;
+  p.written = true;
+  client.write(p.line);
 }

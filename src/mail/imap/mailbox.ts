@@ -59,14 +59,17 @@ export async function withMailbox<T>(
 ): Promise<T> {
   const t = tracking(client);
   const selectsBefore = t?.selects;
-  // A connection opened for this call EXAMINEd its folder in its first turn (./early-session.ts).
-  const preselected = t?.preselected;
-  if (t) t.preselected = undefined;
+  // A connection opened for this call EXAMINEd its folder in its first turn (./early-session.ts),
+  // and may have fetched its newest page (./early-prefetch.ts): both for this call only.
+  const [preselected, prefetched] = [t?.preselected, t?.prefetched];
+  if (t) [t.preselected, t.prefetched] = [undefined, undefined];
   const { lock, path } = await lockMailbox(client, name, options);
   try {
     // A SELECT issued after this call began is itself the freshest view; imapflow's lock sends
     // nothing when the folder is already selected, and then the view may be minutes old.
-    const selected = t !== null && (t.selects !== selectsBefore || (preselected !== undefined && isSelected(client, path) && samePath(preselected, path)));
+    const early = preselected !== undefined && t !== null && t.selects === selectsBefore && isSelected(client, path) && samePath(preselected, path);
+    const selected = t !== null && (t.selects !== selectsBefore || early);
+    if (early && prefetched) t.prefetched = prefetched;
     const mode = typeof options.freshness === "function" ? options.freshness(current(client, path)) : options.freshness;
     if (selected || mode === "none") return await fn(client.mailbox as MailboxObject, selected);
     if (mode === "recheck" && t) return await fn(current(client, path), false);
@@ -81,6 +84,7 @@ export async function withMailbox<T>(
     }
     throw err;
   } finally {
+    if (t) t.prefetched = undefined;
     lock.release(); // a second release is ignored by imapflow
   }
 }

@@ -8,6 +8,7 @@ import type { Logger } from "../../log.ts";
 import { streamFailure } from "./client.ts";
 import { DEFAULT_TIMEOUTS, openImap, type ImapTimeouts, type OpenHints } from "./connect.ts";
 import { ServerMemory } from "./server-facts.ts";
+import { ViewHints, viewKey } from "./view-hints.ts";
 import { isDropped, toMailError } from "./errors.ts";
 import { type MailAccount } from "../account.ts";
 import { MailError } from "../errors.ts";
@@ -55,6 +56,8 @@ export interface WithClientOptions {
   retryOnDrop?: boolean;
   /** The folder (a path) fn reads first with EXAMINE: a connection opened for it EXAMINEs it in its first turn. */
   examine?: string;
+  /** fn reads that folder's newest `limit` with these FETCH items: fetched in the first turn too, where a start is remembered (./view-hints.ts). */
+  prefetch?: { items: string; limit: number };
 }
 
 export class ImapPool {
@@ -63,6 +66,8 @@ export class ImapPool {
   private readonly counts = { opened: 0, evicted: 0, idleClosed: 0 };
   /** What connecting has shown of each mail server (./server-facts.ts). */
   private readonly servers = new ServerMemory();
+  /** Where each folder's newest page began when last read (./view-hints.ts). */
+  private readonly views = new ViewHints();
 
   constructor(
     private readonly clock: Clock,
@@ -118,7 +123,7 @@ export class ImapPool {
 
   private async attempt<T>(tokenId: string, entry: Entry, load: AccountLoader, fn: (c: ImapFlow) => Promise<T>, opts: WithClientOptions): Promise<T> {
     const retry = opts.retryOnDrop ?? true;
-    const { client, fresh } = await this.acquire(tokenId, entry, load, opts.examine);
+    const { client, fresh } = await this.acquire(tokenId, entry, load, opts);
     try {
       return await this.timed(client, fn(client));
     } catch (caught) {
@@ -127,23 +132,23 @@ export class ImapPool {
       const err = streamFailure(client) ?? caught;
       if (!retry || fresh || !isDropped(err)) throw err;
       this.log.info("imap connection dropped; reconnecting once", { token: tokenId.slice(0, 8) });
-      const again = await this.acquire(tokenId, entry, load, opts.examine);
+      const again = await this.acquire(tokenId, entry, load, opts);
       return await this.timed(again.client, fn(again.client));
     }
   }
 
-  private async acquire(tokenId: string, entry: Entry, load: AccountLoader, examine?: string): Promise<{ client: ImapFlow; fresh: boolean }> {
+  private async acquire(tokenId: string, entry: Entry, load: AccountLoader, first: WithClientOptions): Promise<{ client: ImapFlow; fresh: boolean }> {
     if (entry.client?.usable) return { client: entry.client, fresh: false };
     entry.client = null;
-    entry.opening ??= this.connect(tokenId, entry, load, examine).finally(() => { entry.opening = null; });
+    entry.opening ??= this.connect(tokenId, entry, load, first).finally(() => { entry.opening = null; });
     return { client: await entry.opening, fresh: true };
   }
 
-  private async connect(tokenId: string, entry: Entry, load: AccountLoader, examine?: string): Promise<ImapFlow> {
+  private async connect(tokenId: string, entry: Entry, load: AccountLoader, first: WithClientOptions): Promise<ImapFlow> {
     this.makeRoom();
     const account = await load();
     entry.where = { imap: account.imap, provider: account.provider, signedIn: account.auth.kind === "oauth2" };
-    const client = await this.open(account, this.options, { memory: this.servers, examine: examine ?? null });
+    const client = await this.open(account, this.options, this.hintsFor(account, first));
     this.counts.opened++;
     if (this.entries.get(tokenId) !== entry) {
       client.close(); // revoked while we were connecting
@@ -153,6 +158,18 @@ export class ImapPool {
     client.on("close", () => { if (entry.client === client) entry.client = null; });
     entry.client = client;
     return client;
+  }
+
+  /** What a connection opened for `first` may send in its first turn, and where it reports newest pages. */
+  private hintsFor(account: MailAccount, first: WithClientOptions): OpenHints {
+    const key = (path: string) => viewKey(account.imap, account.username, path);
+    const start = first.examine && first.prefetch ? this.views.get(key(first.examine)) : null;
+    return {
+      memory: this.servers, examine: first.examine ?? null,
+      // Room for the page, for messages expunged inside it and for some new mail since: past that it is fetched as before.
+      prefetch: start && first.prefetch ? { items: first.prefetch.items, low: start.low, span: Math.max(100, 5 * first.prefetch.limit) } : null,
+      noteNewest: (path, low) => this.views.set(key(path), { low }),
+    };
   }
 
   /** At the cap, close the least recently used idle connection, or refuse clearly. One pass: the pool may hold thousands. */

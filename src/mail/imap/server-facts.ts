@@ -2,6 +2,7 @@
 // pooled connection's start may run ahead of the server's answers (./early-session.ts). Kept per
 // pool (one per process), never in a module global, and bounded: a provider hosting many domains
 // is still one entry per host and port.
+import { Remembered } from "./remembered.ts";
 
 export interface ServerFacts {
   /** The last greeting's capability list had LOGINDISABLED (RFC 3501 §6.2.3), or none was seen. */
@@ -11,22 +12,22 @@ export interface ServerFacts {
   /** The last pre-login capability list offered AUTH=XOAUTH2 (or XOAUTH), AUTH=OAUTHBEARER. */
   xoauth2: boolean;
   oauthbearer: boolean;
+  /** It speaks Gmail's dialect (X-GM-EXT-1): its summaries carry labels. */
+  gmail: boolean;
 }
 
 const MAX_SERVERS = 4096;
 
 export class ServerMemory {
-  readonly #facts = new Map<string, ServerFacts>();
+  readonly #facts = new Remembered<ServerFacts>(MAX_SERVERS);
 
   get(key: string): ServerFacts | null {
-    return this.#facts.get(key) ?? null;
+    return this.#facts.get(key);
   }
 
   note(key: string, facts: Partial<ServerFacts>): void {
-    const before = this.#facts.get(key) ?? { loginDisabled: true, examineLost: false, xoauth2: false, oauthbearer: false };
-    this.#facts.delete(key); // re-inserted last: the oldest entry goes first when full
+    const before = this.#facts.get(key) ?? { loginDisabled: true, examineLost: false, xoauth2: false, oauthbearer: false, gmail: false };
     this.#facts.set(key, { ...before, ...facts });
-    if (this.#facts.size > MAX_SERVERS) this.#facts.delete(this.#facts.keys().next().value!);
   }
 }
 

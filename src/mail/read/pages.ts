@@ -1,6 +1,6 @@
 // Pages of summaries, newest (highest UID) first, shared by get_recent_emails and search_emails;
 // every cost is bounded by the page's `limit`, not by the folder size (docs/design.md §7).
-import type { ImapFlow, MailboxObject, SearchObject } from "imapflow";
+import type { FetchMessageObject, ImapFlow, MailboxObject, SearchObject } from "imapflow";
 import { MailError } from "../errors.ts";
 import { fetchOwn } from "../imap/mailbox.ts";
 import { parseSet, rangesOf, toSet, topBelow, type Range } from "../imap/uid-set.ts";
@@ -48,7 +48,11 @@ function keptSummaries(client: ImapFlow, folder: string, validity: string, uids:
 
 /** Every summary item fetched (a first listing); the fixed parts kept for the next one. */
 async function whole(client: ImapFlow, folder: string, validity: string | null, set: string, byUid: boolean, wanted?: Set<number>): Promise<Summary[]> {
-  const msgs = await fetchOwn(client, set, SUMMARY_QUERY, byUid, wanted);
+  return summariesOf(client, folder, validity, await fetchOwn(client, set, SUMMARY_QUERY, byUid, wanted));
+}
+
+/** Summaries of messages fetched with SUMMARY_QUERY's items (by this call or by its connection's start). */
+export function summariesOf(client: ImapFlow, folder: string, validity: string | null, msgs: FetchMessageObject[]): Summary[] {
   observeInbox(client, folder, msgs.map((m) => m.headers));
   const trusted = trustedAuthservIds(client);
   return msgs.map((m) => {

@@ -1,9 +1,10 @@
 // get_recent_emails: the newest messages of a folder, a page at a time.
-import type { ImapFlow, MailboxObject } from "imapflow";
+import type { FetchMessageObject, ImapFlow, MailboxObject } from "imapflow";
+import { tracking } from "../imap/client.ts";
 import { MailError } from "../errors.ts";
 import { withMailbox } from "../imap/mailbox.ts";
 import { knownTop, rememberTop, viewStamp } from "../imap/top-uids.ts";
-import { searchRanges, summaries, uidPage, type Page } from "./pages.ts";
+import { searchRanges, summaries, summariesOf, uidPage, type Page } from "./pages.ts";
 import type { Summary } from "./summary.ts";
 import { keptSummary, validityOf } from "./summary-cache.ts";
 
@@ -49,8 +50,10 @@ export async function recentEmails(client: ImapFlow, q: RecentQuery): Promise<Pa
     if (top === 0) return { folder: box.path, emails: [], next_before_uid: null };
     const start = Math.max(1, top - q.limit + 1);
     const stamp = viewStamp(client);
-    const emails = await summaries(client, box.path, `${start}:${top}`, q.limit);
-    if (top === box.exists) rememberTop(client, box.path, top, emails.map((e) => e.uid), stamp);
+    const early = top === box.exists ? prefetchedRange(client, box.path, start, top) : null;
+    const emails = early ? newestFirst(summariesOf(client, box.path, validityOf(client), early), q.limit)
+      : await summaries(client, box.path, `${start}:${top}`, q.limit);
+    if (top === box.exists) noteNewest(client, box.path, top, emails, stamp);
     const lowestSeen = emails[emails.length - 1];
     return { folder: box.path, emails, next_before_uid: start > 1 && lowestSeen ? lowestSeen.uid : null };
   }, {
@@ -79,6 +82,27 @@ export function knownNewest(client: ImapFlow, folder: string, limit: number): { 
     out.push({ uid: fixed.uid, date: fixed.date });
   }
   return out;
+}
+
+/**
+ * Messages `start`..`top` (sequence numbers) as the connection's first turn fetched them, when it
+ * fetched every one of them for this call (../imap/early-prefetch.ts; its UID range was a guess from
+ * an earlier read); null otherwise.
+ */
+function prefetchedRange(client: ImapFlow, path: string, start: number, top: number): FetchMessageObject[] | null {
+  const pre = tracking(client)?.prefetched;
+  if (!pre || pre.path !== path) return null;
+  const bySeq = new Map(pre.messages.filter((m) => m.seq >= start && m.seq <= top).map((m) => [m.seq, m]));
+  return bySeq.size === top - start + 1 ? [...bySeq.values()] : null;
+}
+
+const newestFirst = (emails: Summary[], limit: number) => emails.sort((a, b) => b.uid - a.uid).slice(0, limit);
+
+/** The newest page just read: kept as the folder's known top, and where it begins told to the pool. */
+function noteNewest(client: ImapFlow, path: string, top: number, emails: Summary[], stamp: ReturnType<typeof viewStamp>): void {
+  rememberTop(client, path, top, emails.map((e) => e.uid), stamp);
+  const low = emails[emails.length - 1]?.uid;
+  if (low !== undefined) tracking(client)?.noteNewest?.(path, low);
 }
 
 /** The newest page of a folder: older messages remain when the folder holds more than the page. */

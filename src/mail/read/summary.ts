@@ -50,6 +50,12 @@ export const SUMMARY_QUERY: FetchQueryObject = {
   headers: SUMMARY_HEADERS,
 };
 
+/**
+ * SUMMARY_QUERY's items as a FETCH writes them, for a FETCH imapflow does not send (a connection's
+ * first turn: ../imap/early-prefetch.ts), to a server without X-GM-LABELS.
+ */
+export const SUMMARY_ITEMS = `(UID FLAGS ENVELOPE BODYSTRUCTURE INTERNALDATE RFC822.SIZE BODY.PEEK[HEADER.FIELDS (${SUMMARY_HEADERS.map((h) => h.toUpperCase()).join(" ")})])`;
+
 /** What can change for a message the connection has summarized before (./summary-cache.ts). */
 export const FLAGS_QUERY: FetchQueryObject = { uid: true, flags: true, labels: true };
 

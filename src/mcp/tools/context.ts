@@ -1,6 +1,7 @@
 // What a tool's handler gets with each call: the ToolContext, built per call by src/mcp/server.ts
 // from the request's Bearer token, and the view of it the mail layer's write functions take.
 import type { ImapFlow } from "imapflow";
+import type { WithClientOptions } from "../../mail/imap/pool.ts";
 import type { Logger } from "../../log.ts";
 import type { MailAccount } from "../../mail/account.ts";
 import type { ContentReaders } from "../../mail/content/readers.ts";
@@ -24,9 +25,10 @@ export interface ToolContext {
    * Runs fn with the token's pooled IMAP connection (opened on demand). If a reused connection
    * turns out dropped, fn runs once more on a new one: pass { retryOnDrop: false } when running
    * fn twice could do a write twice (send, append, move). `examine`: the folder fn reads first, read
-   * only; a connection opened for this call EXAMINEs it in its first turn (src/mail/imap/early-session.ts).
+   * only; a connection opened for this call EXAMINEs it in its first turn (src/mail/imap/early-session.ts),
+   * and with `prefetch` fetches its newest page there too when the pool knows where it began.
    */
-  withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: { retryOnDrop?: boolean; examine?: string }): Promise<T>;
+  withImap<T>(fn: (client: ImapFlow) => Promise<T>, options?: WithClientOptions): Promise<T>;
   /**
    * fn on the pooled connection if it is open now, else null; it opens, sends and waits for nothing,
    * so fn may only read what the connection already knows (a spanning read's plan). Optional: a

@@ -1,6 +1,7 @@
 // get_recent_emails: the newest messages of a folder, a page at a time.
 import { z } from "zod";
 import { knownNewest, recentEmails } from "../../../mail/read/recent.ts";
+import { SUMMARY_ITEMS } from "../../../mail/read/summary.ts";
 import { READ_ONLY } from "../annotations.ts";
 import { defineTool } from "../define.ts";
 import { ok } from "../result.ts";
@@ -23,7 +24,7 @@ const inputSchema = {
  */
 export const recentPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext, planned?: number): Promise<Page> => ctx.withImap((client) => recentEmails(client, {
   folder: args.folder, limit: args.limit, beforeUid: args.before_uid ?? null, unreadOnly: args.unread_only, planned,
-}), { examine: args.folder });
+}), { examine: args.folder, ...(args.unread_only || args.before_uid !== undefined ? {} : { prefetch: { items: SUMMARY_ITEMS, limit: args.limit } }) });
 
 /** The newest page's UIDs and dates as the open connection knows them, for planning a read across mailboxes; null for other pages. */
 const knownPage = (args: ToolArgs<typeof inputSchema>, ctx: ToolContext) =>
