@@ -96,8 +96,11 @@ async function load() {
     async startSession(): Promise<void> {
       const self = this as unknown as Internals;
       const learn = this.#client.learn ?? (() => {});
-      if (this.#early && await finishEarly(this as unknown as EarlyClient, this.#early, learn)) {
-        if (this.#early.opened && this.mailbox) [this.preselected, this.prefetched] = [this.mailbox.path, this.#early.result];
+      const early = this.#early;
+      // Once the start is complete nothing more is its, and what it fetched is not kept past it.
+      const done = early && await finishEarly(this as unknown as EarlyClient, early, learn).finally(() => { this.#early = undefined; });
+      if (early && done) {
+        if (early.opened && this.mailbox) [this.preselected, this.prefetched] = [this.mailbox.path, early.result];
         self.usable = true;
         return;
       }

@@ -58,10 +58,16 @@ export async function prefetched(p: PendingPrefetch, path: string, mailbox: unkn
     formatMessageResponse(u: unknown, m: unknown): Promise<FetchMessageObject>;
   };
   const messages: FetchMessageObject[] = [];
-  for (const u of p.answers) {
-    const m = await formatMessageResponse(u, mailbox);
-    if (typeof m.uid !== "number" || !m.envelope || !m.bodyStructure) return null; // not an answer to it: someone else's flag change
-    messages.push(m);
+  try {
+    for (const u of p.answers) {
+      const m = await formatMessageResponse(u, mailbox);
+      if (typeof m.uid !== "number" || !m.envelope || !m.bodyStructure) return null; // not an answer to it: someone else's flag change
+      messages.push(m);
+    }
+  } catch {
+    return null; // an answer imapflow cannot format: the call fetches its page itself, as imapflow's own FETCH would fail it
+  } finally {
+    p.answers.length = 0;
   }
   return { path, messages };
 }
