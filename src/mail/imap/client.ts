@@ -9,7 +9,7 @@ import type { ViewTracking } from "./view-tracking.ts";
 import { MAX_COMMAND_BYTES } from "./response-limits.ts";
 import { guardStructure, type ResponseItem } from "./structure-guard.ts";
 import { chooseLogin, chooseOAuthMechanism } from "./login-choice.ts";
-import { afterSend, earlyResponse, finishEarly, sendEarly, type EarlyClient, type EarlyStart } from "./early-session.ts";
+import { earlyResponse, finishEarly, sendEarly, type EarlyClient, type EarlyStart } from "./early-session.ts";
 import { factsOf, type EarlyPlan } from "./early-plan.ts";
 import { capturePrefetch, type Prefetched } from "./early-prefetch.ts";
 import type { ServerFacts } from "./server-facts.ts";
@@ -32,8 +32,6 @@ export interface ClientOptions {
   learn?: (facts: Partial<ServerFacts>) => void;
   noteNewest?: ViewTracking["noteNewest"];
 }
-
-type GreetingInternals = { greetingReceived?: boolean; untaggedHandlers: Record<string, unknown>; normalizeUntaggedCommand(c: string, a: unknown): string };
 
 type Internals = {
   run(command: string, ...args: unknown[]): Promise<unknown>;
@@ -98,7 +96,7 @@ async function load() {
       const learn = this.#client.learn ?? (() => {});
       const early = this.#early;
       // Once the start is complete nothing more is its, and what it fetched is not kept past it.
-      const done = early && await finishEarly(this as unknown as EarlyClient, early, learn).finally(() => { this.#early = undefined; });
+      const done = early && await finishEarly(this as unknown as EarlyClient, early, learn).finally(() => { early.release(); this.#early = undefined; });
       if (early && done) {
         if (early.opened && this.mailbox) [this.preselected, this.prefetched] = [this.mailbox.path, early.result];
         self.usable = true;
@@ -119,20 +117,6 @@ async function load() {
     setEventHandlers(): void {
       (ImapFlow.prototype as any).setEventHandlers.call(this);
       if (this.#client.early && !this.#early) this.#early = sendEarly(this as unknown as EarlyClient, this.#client.early);
-    }
-
-    // imapflow writes a command microtasks after exec: the prefetch follows once the EXAMINE is out.
-    async send(data: unknown): Promise<void> {
-      await (ImapFlow.prototype as any).send.call(this, data);
-      if (this.#early) afterSend(this as unknown as EarlyClient, this.#early);
-    }
-
-    // Before the greeting no response answers a command, though an early EXAMINE is in flight: the
-    // greeting (OK, PREAUTH or BYE) goes to imapflow's greeting handlers, never to the EXAMINE's.
-    getUntaggedHandler(command: string, attributes: unknown): unknown {
-      const self = this as unknown as GreetingInternals;
-      if (!self.greetingReceived) return self.untaggedHandlers[self.normalizeUntaggedCommand(command, attributes)];
-      return (ImapFlow.prototype as any).getUntaggedHandler.call(this, command, attributes);
     }
 
     // imapflow LISTs and LSUBs a folder it has not listed before its first SELECT, only to copy

@@ -87,6 +87,12 @@ export interface EarlyClient {
   /** ./client.ts's counters of other clients' changes (none before the start completes, unless the folder changed). */
   changes: number;
   flagChanges: number;
+  // imapflow's own, hooked while a start with an EXAMINE runs (hookStart).
+  greetingReceived?: boolean;
+  untaggedHandlers: Record<string, unknown>;
+  normalizeUntaggedCommand(command: string, attributes: unknown): string;
+  getUntaggedHandler?(command: string, attributes: unknown): unknown;
+  send?(data: unknown): Promise<void>;
 }
 
 /** What was sent in the first turn, waiting for its answers. */
@@ -101,6 +107,8 @@ export interface EarlyStart {
   prefetch: PendingPrefetch | null;
   /** Its answers once the start is complete, for the first call; null when there are none to use. */
   result: Prefetched | null;
+  /** Takes back what the start hooked into the client (hookStart), once it is complete. */
+  release: () => void;
 }
 
 /**
@@ -112,12 +120,37 @@ export function sendEarly(client: EarlyClient, plan: EarlyPlan): EarlyStart {
   const login = new PendingLogin();
   client.once("close", () => login.settle({ ok: false, capabilities: false, error: new Error("Connection closed") }));
   client.write(plan.line);
-  const start = { login, opened: null, lostMs: plan.lostMs, byLogin: plan.breaker === null, prefetch: null, result: null };
+  const start: EarlyStart = { login, opened: null, lostMs: plan.lostMs, byLogin: plan.breaker === null, prefetch: null, result: null, release: () => {} };
   if (!plan.examine) return start;
   client.state = client.states.AUTHENTICATED;
   const prefetch = plan.prefetch && new PendingPrefetch(plan.prefetch);
   if (prefetch) client.once("close", () => prefetch.settle(false));
-  return { ...start, prefetch, opened: client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false) };
+  start.prefetch = prefetch;
+  start.release = hookStart(client, start);
+  start.opened = client.mailboxOpen(plan.examine, { readOnly: true }).then(() => true, () => false);
+  return start;
+}
+
+/**
+ * While a start with an EXAMINE runs, on this client only (a connection's later commands and every
+ * other connection run imapflow's own code): before the greeting no response is taken as the
+ * EXAMINE's (imapflow gives an untagged response to the command in flight first: the greeting, OK,
+ * PREAUTH or BYE, goes to its greeting handlers); and the prefetch goes on the wire right behind the
+ * EXAMINE (imapflow writes a command microtasks after exec). Returns what takes the hooks back.
+ */
+function hookStart(client: EarlyClient, start: EarlyStart): () => void {
+  const own = Object.getPrototypeOf(client) as Required<Pick<EarlyClient, "getUntaggedHandler" | "send">>;
+  client.getUntaggedHandler = (command, attributes) => (client.greetingReceived
+    ? own.getUntaggedHandler.call(client, command, attributes)
+    : client.untaggedHandlers[client.normalizeUntaggedCommand(command, attributes)]);
+  client.send = async (data) => {
+    await own.send.call(client, data);
+    afterSend(client, start);
+  };
+  return () => {
+    delete client.getUntaggedHandler;
+    delete client.send;
+  };
 }
 
 /**
@@ -177,7 +210,7 @@ export function earlyResponse(client: EarlyClient, start: EarlyStart, plan: Earl
 }
 
 /** After imapflow wrote a command: the prefetch goes on the wire right behind the EXAMINE it needs. */
-export function afterSend(client: EarlyClient, start: EarlyStart): void {
+function afterSend(client: EarlyClient, start: EarlyStart): void {
   const p = start.prefetch;
   if (!p || p.written) return;
   p.written = true;
